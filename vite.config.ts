@@ -1,0 +1,103 @@
+import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Cross-origin isolation lets DuckDB-WASM use threads where the browser allows it; the page's CSP
+ * allows only the app's own scripts and WebAssembly (no inline script, no eval, no remote code).
+ * The engine worker alone also needs 'unsafe-eval': DuckDB-WASM's Emscripten glue builds its
+ * bindings with `new Function`. The worker has no DOM, and no file content is ever evaluated.
+ */
+const PAGE_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; " +
+  "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self' https: http:; " +
+  "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors *";
+const WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; connect-src 'self' https: http:";
+
+export const SECURITY_HEADERS: Record<string, string> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+const isWorkerScript = (url: string): boolean => /\/assets\/worker-[^/]*\.js$|[?&]worker_file/.test(url);
+
+/** The same headers for dev, preview and (as `_headers`) static hosts that read that file. */
+function securityHeaders(): Plugin {
+  const middleware = (req: { url?: string }, res: { setHeader(k: string, v: string): void }, next: () => void): void => {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    res.setHeader('Content-Security-Policy', isWorkerScript(req.url ?? '') ? WORKER_CSP : PAGE_CSP);
+    next();
+  };
+  return {
+    name: 'benchlens-security-headers',
+    configureServer: (server) => void server.middlewares.use(middleware),
+    configurePreviewServer: (server) => void server.middlewares.use(middleware),
+    generateBundle() {
+      const common = Object.entries(SECURITY_HEADERS).map(([k, v]) => `  ${k}: ${v}`).join('\n');
+      this.emitFile({
+        type: 'asset',
+        fileName: '_headers',
+        source: `/*\n${common}\n  Content-Security-Policy: ${PAGE_CSP}\n/assets/worker-*\n  ! Content-Security-Policy\n  Content-Security-Policy: ${WORKER_CSP}\n`,
+      });
+    },
+  };
+}
+
+/** sample-results/ is served at /sample-results/ in dev and copied into the build, with an index. */
+function sampleResults(): Plugin {
+  const root = path.resolve(__dirname, 'sample-results');
+  const list = (): string[] => {
+    const out: string[] = [];
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir).sort()) {
+        const full = path.join(dir, name);
+        if (statSync(full).isDirectory()) walk(full);
+        else out.push(path.relative(root, full).split(path.sep).join('/'));
+      }
+    };
+    if (existsSync(root)) walk(root);
+    return out;
+  };
+  return {
+    name: 'benchlens-sample-results',
+    configureServer(server) {
+      server.middlewares.use('/sample-results/index.json', (_req, res) => {
+        res.setHeader('Content-Type', 'application/json');
+        res.end(JSON.stringify(list()));
+      });
+      server.middlewares.use('/sample-results/', (req, res, next) => {
+        const rel = decodeURIComponent((req.url ?? '').split('?')[0] ?? '').replace(/^\/+/, '');
+        const full = path.resolve(root, rel);
+        if (!full.startsWith(root + path.sep) || !existsSync(full) || !statSync(full).isFile()) return next();
+        res.setHeader('Content-Type', 'application/octet-stream');
+        cpStream(full, res);
+      });
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'sample-results/index.json', source: JSON.stringify(list()) });
+    },
+    closeBundle() {
+      if (existsSync(root)) cpSync(root, path.resolve(__dirname, 'dist', 'sample-results'), { recursive: true });
+    },
+  };
+}
+
+function cpStream(file: string, res: NodeJS.WritableStream): void {
+  import('node:fs').then((fs) => fs.createReadStream(file).pipe(res));
+}
+
+export default defineConfig({
+  plugins: [react(), securityHeaders(), sampleResults()],
+  base: './',
+  resolve: {
+    // The package's export map omits its browser-blocking build; point at the file itself.
+    alias: { 'duckdb-browser-blocking': path.resolve(__dirname, 'node_modules/@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs') },
+  },
+  worker: { format: 'es' },
+  build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
+  optimizeDeps: { exclude: ['@duckdb/duckdb-wasm'] },
+});
