@@ -1,0 +1,57 @@
+import type { FormatId, LatencyUnit, ParsedFile } from '../model/types.ts';
+
+/**
+ * A format module reads one kind of input file. Parsing is push-based, one line at a time, so the
+ * same module serves a whole string (tests, CLI) and a file streamed in chunks inside a worker
+ * (progress, cancel, no whole-file copy).
+ */
+export interface FormatModule {
+  id: FormatId;
+  /** Human-readable name for the UI. */
+  label: string;
+  /**
+   * How sure the module is that it can read a file starting with `head` (the first lines, BOM
+   * removed, line ends normalised): 0 = no, 1 = certain. The file name is a hint only; content wins.
+   */
+  detect(head: string, fileName: string): number;
+  /** A fresh line consumer for one file. */
+  createParser(path: string, options?: FormatOptions): LineParser;
+}
+
+/** User overrides for formats whose layout is guessed (generic CSV columns and units). */
+export interface FormatOptions {
+  columns?: Partial<Record<'time' | 'latency' | 'op' | 'status' | 'client', string>>;
+  latencyUnit?: LatencyUnit;
+}
+
+export interface LineParser {
+  /** One line without its line terminator; `lineNo` is 1-based. */
+  line(text: string, lineNo: number): void;
+  /** No more lines: return what was read. */
+  finish(): ParsedFile;
+}
+
+/** Cap on per-line error messages kept per file; the skipped count stays exact beyond it. */
+export const MAX_ERRORS_PER_FILE = 100;
+
+/** Shared bookkeeping for parsers: per-line errors with a cap, skipped-line counting. */
+export class IssueLog {
+  readonly errors: ParsedFile['errors'] = [];
+  skippedLines = 0;
+  constructor(private readonly file: string) {}
+
+  /** Record that line `line` was skipped for `message`. */
+  skip(line: number, message: string, field?: string): void {
+    this.skippedLines++;
+    this.note(line, message, field);
+  }
+
+  /** Record a problem that did not cost a line (e.g. a file-level warning). */
+  note(line: number, message: string, field?: string): void {
+    if (this.errors.length < MAX_ERRORS_PER_FILE) {
+      this.errors.push(field === undefined ? { file: this.file, line, message } : { file: this.file, line, field, message });
+    } else if (this.errors.length === MAX_ERRORS_PER_FILE) {
+      this.errors.push({ file: this.file, line, message: 'further errors in this file are not listed' });
+    }
+  }
+}

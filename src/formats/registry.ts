@@ -1,0 +1,160 @@
+import type { ParsedFile, ParseIssue } from '../model/types.ts';
+import { baseName } from '../model/naming.ts';
+import type { FormatModule, FormatOptions } from './format.ts';
+import { genericCsvFormat } from './generic-csv.ts';
+import { hdrLogFormat } from './hdr-log.ts';
+import { hgrmFormat } from './hgrm.ts';
+import { InputError, LineSplitter, TextDecoderPipeline } from './text-input.ts';
+import { ycsbRawFormat } from './ycsb-raw.ts';
+import { ycsbTextFormat } from './ycsb-text.ts';
+
+/** Every input format. Adding a format = one module here + its fixtures and tests. */
+export const FORMATS: readonly FormatModule[] = [hdrLogFormat, hgrmFormat, ycsbRawFormat, ycsbTextFormat, genericCsvFormat];
+
+/** Text examined for detection. */
+export const HEAD_CHARS = 64 * 1024;
+const MIN_SCORE = 0.25;
+
+/** Documents that sit beside results (a run's README, a report) and may quote result lines. */
+const DOCUMENT_NAME = /\.(md|markdown|rst|adoc|html?|pdf|png|jpe?g|gif|svg|docx?|xlsx?|pptx?)$/i;
+
+/** Markdown headings or code fences: a document that may quote result lines, not a result. */
+const DOCUMENT_CONTENT = /^(#{1,6} \S|```)/m;
+
+export function detectFormat(head: string, fileName: string): FormatModule | null {
+  if (DOCUMENT_NAME.test(fileName) || DOCUMENT_CONTENT.test(head)) return null;
+  let best: FormatModule | null = null;
+  let bestScore = MIN_SCORE;
+  for (const f of FORMATS) {
+    const score = f.detect(head, baseName(fileName));
+    if (score > bestScore) {
+      best = f;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** A file that could not be read at all. */
+export interface FailedFile {
+  path: string;
+  failed: true;
+  errors: ParseIssue[];
+}
+
+export type FileOutcome = ParsedFile | FailedFile;
+
+export function isFailed(f: FileOutcome): f is FailedFile {
+  return 'failed' in f;
+}
+
+export interface ReadProgress {
+  path: string;
+  bytesRead: number;
+  totalBytes: number | null;
+  lines: number;
+}
+
+export interface ReadOptions {
+  format?: FormatOptions;
+  /** Force a format instead of detecting it. */
+  formatId?: FormatModule['id'];
+  onProgress?: (p: ReadProgress) => void;
+  signal?: AbortSignal;
+  totalBytes?: number;
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled');
+  }
+}
+
+const UNRECOGNISED = 'not a recognised benchmark result format (HdrHistogram log, .hgrm, YCSB output, YCSB raw CSV, per-operation CSV)';
+const EMPTY = 'the file is empty';
+
+function failure(path: string, message: string): FailedFile {
+  return { path, failed: true, errors: [{ file: path, line: 0, message }] };
+}
+
+/** A file that is simply not a result file (a README beside the logs), as opposed to a broken one. */
+export function isUnrecognised(f: FailedFile): boolean {
+  return f.errors.every((e) => e.message === UNRECOGNISED || e.message === EMPTY);
+}
+
+/**
+ * Read one file from a stream of byte chunks: decompress, decode, detect its format on the first
+ * 64 KiB of text, then feed it line by line to that format's parser. A file that cannot be read
+ * fails alone, with a message naming it; cancellation raises CancelledError.
+ */
+export async function readFile(path: string, chunks: AsyncIterable<Uint8Array>, options: ReadOptions = {}): Promise<FileOutcome> {
+  let head = '';
+  let splitter: LineSplitter | null = null;
+  let parser: ReturnType<FormatModule['createParser']> | null = null;
+  let detectionFailed = false;
+
+  const startParsing = (): void => {
+    const module = options.formatId ? FORMATS.find((f) => f.id === options.formatId) ?? null : detectFormat(head, path);
+    if (!module) {
+      detectionFailed = true;
+      return;
+    }
+    const p = module.createParser(path, options.format);
+    parser = p;
+    splitter = new LineSplitter((text, lineNo) => p.line(text, lineNo));
+    splitter.push(head);
+    head = '';
+  };
+
+  const pipeline = new TextDecoderPipeline((text) => {
+    if (detectionFailed) return;
+    if (splitter) {
+      splitter.push(text);
+      return;
+    }
+    head += text;
+    if (head.length >= HEAD_CHARS) startParsing();
+  }, path);
+
+  try {
+    for await (const chunk of chunks) {
+      if (options.signal?.aborted) throw new CancelledError();
+      pipeline.push(chunk);
+      if (detectionFailed) break;
+      options.onProgress?.({
+        path,
+        bytesRead: pipeline.compressedBytesSeen,
+        totalBytes: options.totalBytes ?? null,
+        lines: (splitter as LineSplitter | null)?.linesEmitted ?? 0,
+      });
+    }
+    if (!detectionFailed) pipeline.push(new Uint8Array(0), true);
+  } catch (e) {
+    if (e instanceof CancelledError) throw e;
+    if (e instanceof InputError) return failure(path, e.message);
+    throw e;
+  }
+  if (!splitter && !detectionFailed) {
+    if (head.trim().length === 0) return failure(path, EMPTY);
+    startParsing();
+  }
+  if (detectionFailed || !splitter || !parser) {
+    return failure(path, UNRECOGNISED);
+  }
+  (splitter as LineSplitter).end();
+  return (parser as ReturnType<FormatModule['createParser']>).finish();
+}
+
+/** Bytes already in memory (tests, small files, the CLI) as a one-chunk stream. */
+export async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  yield bytes;
+}
+
+/** Split a large buffer into chunks so progress and cancellation have a chance to run. */
+export async function* inChunks(bytes: Uint8Array, chunkSize = 1 << 20): AsyncIterable<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += chunkSize) yield bytes.subarray(i, Math.min(bytes.length, i + chunkSize));
+}
+
+export function readText(path: string, text: string, options: ReadOptions = {}): Promise<FileOutcome> {
+  return readFile(path, oneChunk(new TextEncoder().encode(text)), options);
+}

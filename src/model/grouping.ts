@@ -1,0 +1,111 @@
+import {
+  baseName,
+  clientFromFileName,
+  dirName,
+  normalisePath,
+  splitClientAndOp,
+  withoutCompression,
+} from './naming.ts';
+import type { LatencySeries, OverallSummary, ParsedFile, StatusPoint, YcsbCommandLine } from './types.ts';
+
+/**
+ * Grouping files into runs and clients with no side files: a folder is one run (one benchmark
+ * execution at one load level); inside it, files belong to the client their content or name says
+ * (`client1-READ.hdr`, `client1.stdout.txt`, the YCSB command line's output path).
+ */
+
+export interface SourcedSeries {
+  /** Base name of the file the series came from. */
+  file: string;
+  data: LatencySeries;
+}
+
+export interface ClientData {
+  name: string;
+  files: string[];
+  series: SourcedSeries[];
+  commandLine: YcsbCommandLine | null;
+  overall: OverallSummary | null;
+  status: StatusPoint[] | null;
+}
+
+export interface RunData {
+  /** Stable key: the folder path. */
+  key: string;
+  /** Short label: the folder path without the prefix all runs share. */
+  label: string;
+  clients: ClientData[];
+}
+
+const DEFAULT_CLIENT = 'client';
+
+function clientOf(file: ParsedFile, series?: LatencySeries): string {
+  if (series?.client) return series.client;
+  if (file.clientHint) return file.clientHint;
+  const stem = withoutCompression(baseName(file.path));
+  if (file.format === 'hdr-log' && series) {
+    const bare = stem.replace(/\.(hdr|hlog|log|histogram)$/i, '');
+    const { client } = splitClientAndOp(bare, series.op);
+    return client || DEFAULT_CLIENT;
+  }
+  if (file.format === 'hgrm' && series) {
+    return splitClientAndOp(stem.replace(/\.(hgrm|txt|csv)$/i, ''), series.op).client || DEFAULT_CLIENT;
+  }
+  return clientFromFileName(file.path) || DEFAULT_CLIENT;
+}
+
+/** Labels: drop the path prefix every run shares, so `results/sweep/target-250` shows as `target-250`. */
+export function runLabels(keys: readonly string[]): string[] {
+  if (keys.length === 0) return [];
+  const parts = keys.map((k) => (k === '' ? [] : k.split('/')));
+  let common = 0;
+  const shortest = Math.min(...parts.map((p) => p.length));
+  while (common < shortest - 1 && parts.every((p) => p[common] === parts[0]?.[common])) common++;
+  if (keys.length === 1) return [parts[0]?.slice(-1).join('/') || '.'];
+  return parts.map((p) => p.slice(common).join('/') || '.');
+}
+
+export function groupIntoRuns(files: readonly ParsedFile[]): RunData[] {
+  const runs = new Map<string, Map<string, ClientData>>();
+  const clientFor = (runKey: string, name: string): ClientData => {
+    let clients = runs.get(runKey);
+    if (!clients) {
+      clients = new Map();
+      runs.set(runKey, clients);
+    }
+    let c = clients.get(name);
+    if (!c) {
+      c = { name, files: [], series: [], commandLine: null, overall: null, status: null };
+      clients.set(name, c);
+    }
+    return c;
+  };
+
+  for (const file of files) {
+    const runKey = dirName(normalisePath(file.path));
+    const touched = new Set<ClientData>();
+    for (const s of file.series) {
+      const c = clientFor(runKey, clientOf(file, s));
+      c.series.push({ file: baseName(file.path), data: s });
+      touched.add(c);
+    }
+    if (file.commandLine || file.overall || file.status || file.series.length === 0) {
+      const c = clientFor(runKey, clientOf(file));
+      if (file.commandLine) c.commandLine = file.commandLine;
+      if (file.overall) c.overall = file.overall;
+      if (file.status && file.status.length > 0) c.status = file.status;
+      touched.add(c);
+    }
+    for (const c of touched) c.files.push(baseName(file.path));
+  }
+
+  const keys = [...runs.keys()].sort();
+  const labels = runLabels(keys);
+  return keys.map((key, i) => ({
+    key,
+    label: labels[i] ?? key,
+    clients: [...(runs.get(key)?.values() ?? [])]
+      .filter((c) => c.series.length > 0 || c.commandLine || c.overall || c.status)
+      .sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true })),
+  }));
+}

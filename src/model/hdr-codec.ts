@@ -1,0 +1,563 @@
+/**
+ * Decoding and encoding of HdrHistogram's binary histogram encodings (as found base64-encoded in
+ * interval logs), matching what org.HdrHistogram 2.2.2 reads.
+ *
+ * Encodings (all integers big-endian):
+ *
+ * - V0 (cookie base 0x1c849308, HdrHistogram 1.x): 32-byte header (cookie, significant digits,
+ *   lowestDiscernibleValue, highestTrackableValue, totalCount) then one fixed-width count per
+ *   counts-array index up to the end of the data. The word size (2, 4 or 8) sits in bits 4..7 of
+ *   the cookie.
+ * - V1 (0x1c849301, 2.0.x-2.1.x, e.g. the HdrHistogram 2.1.4 bundled with YCSB 0.17): 40-byte
+ *   header (cookie, payload length, normalizingIndexOffset, significant digits,
+ *   lowestDiscernibleValue, highestTrackableValue, integerToDoubleValueConversionRatio), then
+ *   payload-length bytes of fixed-width counts, word size in the cookie as in V0.
+ * - V2 (0x1c849303, 2.1.5+): same header; the payload is ZigZag LEB128 longs, a negative one
+ *   standing for that many zero counts.
+ * - Compressed forms (V0 0x1c849309, V1 0x1c849302, V2 0x1c849304): cookie, length of the zlib
+ *   data, zlib data whose inflated content is the matching uncompressed encoding.
+ *
+ * Java compares cookies after clearing bits 4..7 (`getCookieBase`), so e.g. 2.1.4's 0x1c849382
+ * (V1 compressed, 8-byte words) and 2.2.2's 0x1c849314 (V2 compressed) are both accepted.
+ *
+ * Decoding runs in a hot loop (a few thousand histograms per file), so it reuses module-level
+ * scratch buffers and decodes base64 and LEB128 by hand. Every allocation is bounded by the size
+ * of the input, never by a header field.
+ */
+import { unzlibSync, zlibSync } from 'fflate';
+import { hdrLayout, type HdrLayout } from './hdr-layout.ts';
+import type { HdrPrecision, SparseHistogram } from './types.ts';
+
+export interface DecodedHistogram {
+  precision: HdrPrecision;
+  /** As written in the header (rounded to the nearest double above 2^53). */
+  highestTrackableValue: number;
+  integerToDoubleConversionRatio: number;
+  histogram: SparseHistogram;
+}
+
+/** What was wrong with an input, for callers that want to classify failures. */
+export type HdrDecodeReason = 'base64' | 'cookie' | 'header' | 'truncated' | 'zlib' | 'payload';
+
+export class HdrDecodeError extends Error {
+  override readonly name = 'HdrDecodeError';
+  constructor(
+    readonly reason: HdrDecodeReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const V0_COOKIE = 0x1c849308;
+const V0_COMPRESSED_COOKIE = 0x1c849309;
+const V1_COOKIE = 0x1c849301;
+const V1_COMPRESSED_COOKIE = 0x1c849302;
+const V2_COOKIE = 0x1c849303;
+const V2_COMPRESSED_COOKIE = 0x1c849304;
+/** 2.2.2 writes its V2 cookies with bit 4 set ("TLZE encoding"); readers ignore bits 4..7. */
+const V2_COOKIE_FLAG = 0x10;
+const DOUBLE_HISTOGRAM_COOKIE = 0x0c72124e;
+const DOUBLE_HISTOGRAM_COMPRESSED_COOKIE = 0x0c72124f;
+const V0_HEADER_SIZE = 32;
+const HEADER_SIZE = 40;
+/** Java's word size for V2 payloads (LEB128-64b9B: up to 9 bytes per count). */
+const LEB128_WORD = 9;
+const INT32_MAX = 2147483647;
+/** Largest count or total we can hold exactly. */
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+/**
+ * DEFLATE cannot expand data by more than 1032:1 (258-byte matches coded in 2 bits), so no valid
+ * zlib stream inflates beyond this multiple of its length; it bounds the inflate buffer.
+ */
+const MAX_DEFLATE_RATIO = 1032;
+/** Largest inflate buffer kept between calls (enough for zlib data up to ~8 KB). */
+const MAX_INFLATE_SCRATCH = 8 * 1024 * 1024;
+
+function cookieBase(cookie: number): number {
+  return cookie & ~0xf0;
+}
+
+/** Java getWordSizeInBytesFromCookie for V0/V1 cookies (bit 4 is a flag, not part of the size). */
+function fixedWordSize(cookie: number): number {
+  return ((cookie & 0xf0) >>> 4) & 0xe;
+}
+
+function readInt32(b: Uint8Array, p: number): number {
+  return (b[p]! << 24) | (b[p + 1]! << 16) | (b[p + 2]! << 8) | b[p + 3]!;
+}
+
+/** A signed 64-bit integer as the nearest double (exact below 2^53). */
+function readInt64(b: Uint8Array, p: number): number {
+  return readInt32(b, p) * 4294967296 + (readInt32(b, p + 4) >>> 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scratch buffers, grown on demand and reused across calls (decoding is synchronous).
+
+let base64Scratch = new Uint8Array(4096);
+let inflateScratch = new Uint8Array(256 * 1024);
+let indexScratch = new Int32Array(1024);
+let countScratch = new Float64Array(1024);
+
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** Char code -> 6-bit value, or -1. */
+const BASE64_VALUES: Int8Array = (() => {
+  const t = new Int8Array(256).fill(-1);
+  for (let i = 0; i < 64; i++) t[BASE64_ALPHABET.charCodeAt(i)] = i;
+  return t;
+})();
+
+/** Decodes standard base64 (padding optional, as java.util.Base64 accepts) into the scratch buffer. */
+function decodeBase64(text: string): Uint8Array {
+  let end = text.length;
+  if (end > 0 && text.charCodeAt(end - 1) === 61 /* = */) {
+    end--;
+    if (end > 0 && text.charCodeAt(end - 1) === 61) end--;
+    if (text.length % 4 !== 0) throw new HdrDecodeError('base64', 'invalid base64: misplaced padding');
+  }
+  const tail = end % 4;
+  if (tail === 1) throw new HdrDecodeError('base64', 'invalid base64: truncated (length is 1 mod 4)');
+  const size = ((end - tail) / 4) * 3 + (tail === 0 ? 0 : tail - 1);
+  if (base64Scratch.length < size) base64Scratch = new Uint8Array(Math.max(size, base64Scratch.length * 2));
+  const out = base64Scratch;
+  const values = BASE64_VALUES;
+  let o = 0;
+  let i = 0;
+  const fullEnd = end - tail;
+  for (; i < fullEnd; i += 4) {
+    // Codes above 255 are masked into the table's range; the second test rejects them.
+    const c0 = text.charCodeAt(i);
+    const c1 = text.charCodeAt(i + 1);
+    const c2 = text.charCodeAt(i + 2);
+    const c3 = text.charCodeAt(i + 3);
+    const a = values[c0 & 255]!;
+    const b = values[c1 & 255]!;
+    const c = values[c2 & 255]!;
+    const d = values[c3 & 255]!;
+    if ((a | b | c | d) < 0 || (c0 | c1 | c2 | c3) > 255) throw badBase64(text, i);
+    const n = (a << 18) | (b << 12) | (c << 6) | d;
+    out[o++] = n >>> 16;
+    out[o++] = (n >>> 8) & 255;
+    out[o++] = n & 255;
+  }
+  if (tail > 0) {
+    let n = 0;
+    for (let k = 0; k < tail; k++) {
+      const code = text.charCodeAt(i + k);
+      const v = code > 255 ? -1 : values[code]!;
+      if (v < 0) throw badBase64(text, i + k);
+      n = (n << 6) | v;
+    }
+    if (tail === 2) {
+      out[o] = n >>> 4;
+    } else {
+      out[o] = n >>> 10;
+      out[o + 1] = (n >>> 2) & 255;
+    }
+  }
+  return out.subarray(0, size);
+}
+
+function badBase64(text: string, at: number): HdrDecodeError {
+  for (let k = at; k < Math.min(at + 4, text.length); k++) {
+    const code = text.charCodeAt(k);
+    if (code > 255 || BASE64_VALUES[code]! < 0) {
+      return new HdrDecodeError('base64', `invalid base64: character ${JSON.stringify(text[k])} at position ${k}`);
+    }
+  }
+  return new HdrDecodeError('base64', `invalid base64 near position ${at}`);
+}
+
+function encodeBase64(bytes: Uint8Array): string {
+  const parts: string[] = [];
+  let chunk = '';
+  let i = 0;
+  for (; i + 3 <= bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    chunk +=
+      BASE64_ALPHABET[n >>> 18]! + BASE64_ALPHABET[(n >>> 12) & 63]! + BASE64_ALPHABET[(n >>> 6) & 63]! + BASE64_ALPHABET[n & 63]!;
+    if (chunk.length >= 4096) {
+      parts.push(chunk);
+      chunk = '';
+    }
+  }
+  const rest = bytes.length - i;
+  if (rest > 0) {
+    const n = (bytes[i]! << 16) | (rest === 2 ? bytes[i + 1]! << 8 : 0);
+    chunk += BASE64_ALPHABET[n >>> 18]! + BASE64_ALPHABET[(n >>> 12) & 63]!;
+    chunk += rest === 2 ? BASE64_ALPHABET[(n >>> 6) & 63]! + '=' : '==';
+  }
+  parts.push(chunk);
+  return parts.join('');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inflate
+
+/**
+ * Inflates a zlib stream. fflate, given an output buffer, never grows it, and a single write past
+ * its end (dropped silently by the typed array) makes V8 deoptimise fflate's inflate loop for the
+ * rest of the process, several times slower. So the scratch buffer is first sized to the DEFLATE
+ * expansion bound of the input, which no output can exceed; inputs whose bound is too large for a
+ * kept buffer let fflate allocate (and grow) its own.
+ */
+function inflate(zlib: Uint8Array): Uint8Array {
+  // Shorter than header + one byte + checksum: fflate would return the whole buffer untouched.
+  if (zlib.length < 7) throw new HdrDecodeError('zlib', `compressed histogram data too short (${zlib.length} bytes)`);
+  // + 1 KiB of slack: the zlib header and checksum count in the length but inflate to nothing.
+  const bound = zlib.length * MAX_DEFLATE_RATIO + 1024;
+  try {
+    if (bound > MAX_INFLATE_SCRATCH) return unzlibSync(zlib);
+    if (inflateScratch.length < bound) {
+      inflateScratch = new Uint8Array(Math.min(MAX_INFLATE_SCRATCH, 2 ** Math.ceil(Math.log2(bound))));
+    }
+    return unzlibSync(zlib, { out: inflateScratch });
+  } catch (e) {
+    throw new HdrDecodeError('zlib', `invalid compressed histogram: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decode
+
+/** Decodes one base64 histogram as written in an HdrHistogram interval log (any encoding). */
+export function decodeHistogram(base64: string): DecodedHistogram {
+  return decodeHistogramBytes(decodeBase64(base64));
+}
+
+/** Decodes one binary histogram encoding (compressed or not, V0/V1/V2). */
+export function decodeHistogramBytes(bytes: Uint8Array): DecodedHistogram {
+  if (bytes.length < 4) throw new HdrDecodeError('truncated', `histogram data too short (${bytes.length} bytes)`);
+  const cookie = readInt32(bytes, 0);
+  const base = cookieBase(cookie);
+  if (base === V0_COMPRESSED_COOKIE || base === V1_COMPRESSED_COOKIE || base === V2_COMPRESSED_COOKIE) {
+    if (bytes.length < 8) throw new HdrDecodeError('truncated', 'compressed histogram too short for its header');
+    const length = readInt32(bytes, 4);
+    if (length < 0 || length > bytes.length - 8) {
+      throw new HdrDecodeError(
+        'truncated',
+        `compressed histogram declares ${length} bytes of zlib data but only ${bytes.length - 8} follow`,
+      );
+    }
+    const inner = inflate(bytes.subarray(8, 8 + length));
+    const innerBase = inner.length >= 4 ? cookieBase(readInt32(inner, 0)) : -1;
+    // Java sizes the inner header by the outer cookie, so V0 must wrap V0 and V1/V2 wrap V1/V2.
+    const consistent =
+      base === V0_COMPRESSED_COOKIE ? innerBase === V0_COOKIE : innerBase === V1_COOKIE || innerBase === V2_COOKIE;
+    if (!consistent) {
+      throw new HdrDecodeError(
+        'cookie',
+        `compressed histogram (cookie 0x${hex(cookie)}) does not contain a matching histogram encoding`,
+      );
+    }
+    return decodeUncompressed(inner, true);
+  }
+  if (base === V0_COOKIE || base === V1_COOKIE || base === V2_COOKIE) return decodeUncompressed(bytes, false);
+  if (cookie === DOUBLE_HISTOGRAM_COOKIE || cookie === DOUBLE_HISTOGRAM_COMPRESSED_COOKIE) {
+    throw new HdrDecodeError('cookie', 'DoubleHistogram encodings are not supported');
+  }
+  throw new HdrDecodeError('cookie', `not an HdrHistogram encoding (cookie 0x${hex(cookie)})`);
+}
+
+function hex(n: number): string {
+  return (n >>> 0).toString(16).padStart(8, '0');
+}
+
+function decodeUncompressed(buf: Uint8Array, inflated: boolean): DecodedHistogram {
+  const cookie = readInt32(buf, 0);
+  const base = cookieBase(cookie);
+  let significantDigits: number;
+  let lowest: number;
+  let highest: number;
+  let ratio: number;
+  let payloadStart: number;
+  let payloadEnd: number;
+  if (base === V0_COOKIE) {
+    if (buf.length < V0_HEADER_SIZE) throw new HdrDecodeError('truncated', 'V0 histogram shorter than its header');
+    significantDigits = readInt32(buf, 4);
+    lowest = readInt64(buf, 8);
+    highest = readInt64(buf, 16);
+    // The V0 totalCount field (offset 24) is ignored, as Java does: counts are authoritative.
+    // V0 has no payload length: the counts run to the end of the data. (2.2.2 itself reads a fixed
+    // counts-array length of 8-byte words and so fails on 2- and 4-byte V0 words; they read fine here.)
+    ratio = 1;
+    payloadStart = V0_HEADER_SIZE;
+    payloadEnd = buf.length;
+  } else {
+    if (buf.length < HEADER_SIZE) throw new HdrDecodeError('truncated', 'histogram shorter than its header');
+    const payloadLength = readInt32(buf, 4);
+    // The normalizingIndexOffset (offset 8) only rotates where Java *stores* counts: Java's
+    // getCountAtIndex/setCountAtIndex both apply it, so an integer histogram's content is the same
+    // whatever its value, and it is not needed here.
+    significantDigits = readInt32(buf, 12);
+    lowest = readInt64(buf, 16);
+    highest = readInt64(buf, 24);
+    ratio = new DataView(buf.buffer, buf.byteOffset + 32, 8).getFloat64(0);
+    payloadStart = HEADER_SIZE;
+    if (payloadLength < 0) throw new HdrDecodeError('header', `negative payload length ${payloadLength}`);
+    payloadEnd = HEADER_SIZE + payloadLength;
+    if (payloadEnd > buf.length) {
+      throw new HdrDecodeError(
+        'truncated',
+        `histogram payload declares ${payloadLength} bytes but only ${buf.length - HEADER_SIZE} are present`,
+      );
+    }
+    // Every producer compresses exactly header + payload; anything else means a damaged stream.
+    if (inflated && payloadEnd !== buf.length) {
+      throw new HdrDecodeError(
+        'payload',
+        `inflated histogram has ${buf.length - payloadEnd} bytes beyond its declared payload`,
+      );
+    }
+  }
+  const precision = { significantDigits, lowestDiscernibleValue: lowest };
+  let layout: HdrLayout;
+  let countsLength: number;
+  try {
+    layout = hdrLayout(precision);
+    countsLength = layout.countsArrayLength(highest);
+  } catch (e) {
+    throw new HdrDecodeError('header', `invalid histogram header: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const wordSize = base === V2_COOKIE ? LEB128_WORD : fixedWordSize(cookie);
+  const histogram =
+    wordSize === LEB128_WORD
+      ? readLeb128Counts(buf, payloadStart, payloadEnd, layout, countsLength, highest)
+      : readFixedCounts(buf, payloadStart, payloadEnd, wordSize, layout, countsLength, highest);
+  return { precision, highestTrackableValue: highest, integerToDoubleConversionRatio: ratio, histogram };
+}
+
+function ensureScratch(entries: number): void {
+  if (indexScratch.length < entries) {
+    const size = Math.max(entries, indexScratch.length * 2);
+    indexScratch = new Int32Array(size);
+    countScratch = new Float64Array(size);
+  }
+}
+
+function rangeError(index: number, layout: HdrLayout, countsLength: number, highest: number): HdrDecodeError {
+  return index >= countsLength
+    ? new HdrDecodeError(
+        'payload',
+        `count at index ${index} lies beyond the histogram's range (highestTrackableValue ${highest})`,
+      )
+    : new HdrDecodeError(
+        'payload',
+        `count at index ${index} is for values above 2^53 (${layout.valueFromIndex(layout.exactIndexLimit - 1)}…), which cannot be represented exactly`,
+      );
+}
+
+function readFixedCounts(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  wordSize: number,
+  layout: HdrLayout,
+  countsLength: number,
+  highest: number,
+): SparseHistogram {
+  if (wordSize !== 2 && wordSize !== 4 && wordSize !== 8) {
+    throw new HdrDecodeError('header', `word size must be 2, 4 or 8 bytes (cookie says ${wordSize})`);
+  }
+  const bytes = end - start;
+  if (bytes % wordSize !== 0) {
+    throw new HdrDecodeError('truncated', `payload of ${bytes} bytes is not a whole number of ${wordSize}-byte counts`);
+  }
+  const words = bytes / wordSize;
+  const limit = Math.min(countsLength, layout.exactIndexLimit);
+  ensureScratch(Math.min(words, limit));
+  const indices = indexScratch;
+  const counts = countScratch;
+  // DataView reads big-endian words at any alignment, and V8 compiles them to plain loads.
+  const view = new DataView(buf.buffer, buf.byteOffset + start, bytes);
+  let n = 0;
+  let total = 0;
+  for (let index = 0, p = 0; index < words; index++, p += wordSize) {
+    let count: number;
+    if (wordSize === 8) {
+      const hi = view.getInt32(p);
+      const lo = view.getUint32(p + 4);
+      if (hi === 0 && lo === 0) continue;
+      if (hi < 0) throw new HdrDecodeError('payload', `negative count at index ${index}`);
+      if (hi >= 0x200000) throw new HdrDecodeError('payload', `count at index ${index} exceeds 2^53`);
+      count = hi * 4294967296 + lo;
+    } else {
+      count = wordSize === 4 ? view.getInt32(p) : view.getInt16(p);
+      if (count === 0) continue;
+      if (count < 0) throw new HdrDecodeError('payload', `negative count at index ${index}`);
+    }
+    if (index >= limit) throw rangeError(index, layout, countsLength, highest);
+    indices[n] = index;
+    counts[n++] = count;
+    total += count;
+  }
+  if (total > MAX_EXACT) throw new HdrDecodeError('payload', 'total count exceeds 2^53');
+  return buildSparse(layout, n, total);
+}
+
+function readLeb128Counts(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  layout: HdrLayout,
+  countsLength: number,
+  highest: number,
+): SparseHistogram {
+  const limit = Math.min(countsLength, layout.exactIndexLimit);
+  ensureScratch(Math.min(end - start, limit));
+  const indices = indexScratch;
+  const counts = countScratch;
+  let n = 0;
+  let total = 0;
+  let index = 0;
+  let p = start;
+  while (p < end) {
+    let b = buf[p++]!;
+    const odd = b & 1;
+    // half = floor(zigzag / 2), accumulated directly so that it stays exact up to 2^53 even when
+    // the zigzag word itself (up to 2^54 for legal counts) does not.
+    let half = (b & 0x7f) >>> 1;
+    if (b >= 0x80) {
+      let weight = 64;
+      for (let byteNo = 1; ; byteNo++) {
+        if (p >= end) throw new HdrDecodeError('truncated', 'payload ends inside a LEB128 count');
+        b = buf[p++]!;
+        if (byteNo === 8) {
+          // The ninth byte of Java's LEB128-64b9B carries a full 8 bits.
+          half += b * weight;
+          break;
+        }
+        half += (b & 0x7f) * weight;
+        if (b < 0x80) break;
+        weight *= 128;
+      }
+    }
+    if (odd) {
+      // ZigZag odd = negative value -(half + 1): a run of that many zero counts.
+      if (half >= INT32_MAX) {
+        throw new HdrDecodeError('payload', `a run of ${half + 1} zero counts exceeds Java's limit of 2^31 - 1`);
+      }
+      index += half + 1;
+      continue;
+    }
+    if (half !== 0) {
+      if (half > MAX_EXACT) throw new HdrDecodeError('payload', `count at index ${index} exceeds 2^53`);
+      if (index >= limit) throw rangeError(index, layout, countsLength, highest);
+      indices[n] = index;
+      counts[n++] = half;
+      total += half;
+    }
+    index++;
+  }
+  if (total > MAX_EXACT) throw new HdrDecodeError('payload', 'total count exceeds 2^53');
+  return buildSparse(layout, n, total);
+}
+
+/** Turns the first `n` scratch (index, count) pairs into a SparseHistogram. */
+function buildSparse(layout: HdrLayout, n: number, totalCount: number): SparseHistogram {
+  const lo = new Float64Array(n);
+  const width = new Float64Array(n);
+  const count = countScratch.slice(0, n);
+  const halfMagnitude = layout.subBucketHalfCountMagnitude;
+  const halfCount = layout.subBucketHalfCount;
+  const unitMagnitude = layout.unitMagnitude;
+  const pow2 = layout.pow2;
+  const indices = indexScratch;
+  for (let j = 0; j < n; j++) {
+    // layout.valueFromIndex inlined (without its argument checks: indices were checked on entry).
+    const index = indices[j]!;
+    let bucket = (index >> halfMagnitude) - 1;
+    let sub = (index & (halfCount - 1)) + halfCount;
+    if (bucket < 0) {
+      sub -= halfCount;
+      bucket = 0;
+    }
+    const w = pow2[bucket + unitMagnitude]!;
+    lo[j] = sub * w;
+    width[j] = w;
+  }
+  return { lo, width, count, totalCount };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encode
+
+/**
+ * The V2 (uncompressed) encoding, as 2.2.2's encodeIntoByteBuffer writes it: counts up to the
+ * highest non-empty index (index 0 alone for an empty histogram), runs of two or more zero counts
+ * as one negative word. Throws RangeError if `decoded` is not a valid histogram of its precision.
+ */
+export function encodeHistogramV2(decoded: DecodedHistogram): Uint8Array {
+  const { precision, histogram } = decoded;
+  const layout = hdrLayout(precision);
+  const { lo, width, count } = histogram;
+  const n = lo.length;
+  if (width.length !== n || count.length !== n) throw new RangeError('lo, width and count differ in length');
+  const indices = new Int32Array(n);
+  let total = 0;
+  for (let j = 0; j < n; j++) {
+    const index = layout.countsArrayIndex(lo[j]!);
+    if (layout.valueFromIndex(index) !== lo[j] || layout.sizeOfEquivalentValueRange(lo[j]!) !== width[j]) {
+      throw new RangeError(`bucket ${j} (${lo[j]}, width ${width[j]}) is not a bucket of this precision`);
+    }
+    if (j > 0 && index <= indices[j - 1]!) throw new RangeError('buckets are not in increasing value order');
+    const c = count[j]!;
+    if (!Number.isSafeInteger(c) || c <= 0) throw new RangeError(`bucket ${j} has an invalid count ${c}`);
+    indices[j] = index;
+    total += c;
+  }
+  if (total !== histogram.totalCount) {
+    throw new RangeError(`totalCount ${histogram.totalCount} differs from the sum of counts ${total}`);
+  }
+  let highest = decoded.highestTrackableValue;
+  if (!Number.isInteger(highest)) throw new RangeError(`highestTrackableValue ${highest} is not an integer`);
+  highest = Math.max(highest, 2 * precision.lowestDiscernibleValue);
+  // Java histograms auto-resize to hold what they record; declare a range that holds the data (a
+  // sum of histograms can outgrow each one's), or the result would not decode.
+  if (n > 0 && indices[n - 1]! >= layout.countsArrayLength(highest)) highest = lo[n - 1]! + width[n - 1]! - 1;
+
+  // Worst case per bucket: a zero run (below 2^31: 5 bytes) and a count (below 2^53: 8 bytes).
+  const out = new Uint8Array(HEADER_SIZE + 13 * n + 1);
+  const view = new DataView(out.buffer);
+  view.setInt32(0, V2_COOKIE | V2_COOKIE_FLAG);
+  view.setInt32(8, 0);
+  view.setInt32(12, precision.significantDigits);
+  view.setBigInt64(16, BigInt(precision.lowestDiscernibleValue));
+  view.setBigInt64(24, highest >= 2 ** 63 ? 2n ** 63n - 1n : BigInt(highest));
+  view.setFloat64(32, decoded.integerToDoubleConversionRatio);
+  let p = HEADER_SIZE;
+  let next = 0;
+  for (let j = 0; j < n; j++) {
+    const zeros = indices[j]! - next;
+    if (zeros > 1) p = putZigZag(out, p, -zeros);
+    else if (zeros === 1) p = putZigZag(out, p, 0);
+    p = putZigZag(out, p, count[j]!);
+    next = indices[j]! + 1;
+  }
+  if (n === 0) p = putZigZag(out, p, 0);
+  view.setInt32(4, p - HEADER_SIZE);
+  return out.slice(0, p);
+}
+
+/** Java ZigZagEncoding.putLong for |value| < 2^53. */
+function putZigZag(out: Uint8Array, p: number, value: number): number {
+  let z = value >= 0 ? value * 2 : -value * 2 - 1;
+  for (let byteNo = 1; byteNo < 9 && z >= 0x80; byteNo++) {
+    out[p++] = (z % 128) | 0x80;
+    z = Math.floor(z / 128);
+  }
+  out[p++] = z;
+  return p;
+}
+
+/** Base64 of the V2 compressed encoding, as HdrHistogram 2.2.2's HistogramLogWriter writes it. */
+export function encodeHistogramV2Compressed(decoded: DecodedHistogram): string {
+  const zlib = zlibSync(encodeHistogramV2(decoded));
+  const out = new Uint8Array(8 + zlib.length);
+  const view = new DataView(out.buffer);
+  view.setInt32(0, V2_COMPRESSED_COOKIE | V2_COOKIE_FLAG);
+  view.setInt32(4, zlib.length);
+  out.set(zlib, 8);
+  return encodeBase64(out);
+}

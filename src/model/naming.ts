@@ -1,0 +1,77 @@
+import type { OpKind } from './types.ts';
+
+/** Path and name conventions of benchmark producers (YCSB, cassandra-stress, HdrHistogram tools). */
+
+export function baseName(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? path : path.slice(i + 1);
+}
+
+export function dirName(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
+/** Normalise Windows separators and `./` so paths from drops, URLs and the CLI compare equal. */
+export function normalisePath(path: string): string {
+  return path.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/{2,}/g, '/');
+}
+
+export function withoutCompression(name: string): string {
+  return name.replace(/\.(gz|gzip)$/i, '');
+}
+
+/** How a measurement name counts: throughput counts 'op' and 'failed'; never 'intended' or 'cleanup'. */
+export function opKind(op: string): OpKind {
+  if (/^Intended-/i.test(op)) return 'intended';
+  if (/-FAILED$/i.test(op)) return 'failed';
+  if (/^CLEANUP$/i.test(op)) return 'cleanup';
+  return 'op';
+}
+
+/** The operation a failed/intended measurement belongs to: READ-FAILED → READ, Intended-READ → READ. */
+export function baseOp(op: string): string {
+  return op.replace(/^Intended-/i, '').replace(/-FAILED$/i, '');
+}
+
+const OP_TOKEN = /^[A-Z][A-Z0-9_]*$/;
+
+/**
+ * Split a file base name (no extension) like `client1-READ`, `client1-Intended-READ`,
+ * `client2-READ-MODIFY-WRITE` or `READ` into client prefix and measurement name. YCSB names its
+ * files `<hdrhistogram.output.path><MEASUREMENT>.hdr`, and measurement names are upper case
+ * (with `Intended-` prefixes), so trailing upper-case tokens form the measurement.
+ */
+export function splitClientAndOp(stem: string, knownOp?: string): { client: string; op: string | null } {
+  if (knownOp && stem.endsWith(knownOp)) {
+    return { client: trimSeparators(stem.slice(0, stem.length - knownOp.length)), op: knownOp };
+  }
+  const tokens = stem.split('-');
+  let i = tokens.length;
+  while (i > 0) {
+    const t = tokens[i - 1] ?? '';
+    if (OP_TOKEN.test(t) || (t === 'Intended' && i < tokens.length)) i--;
+    else break;
+  }
+  if (i === tokens.length) return { client: trimSeparators(stem), op: null };
+  return { client: trimSeparators(tokens.slice(0, i).join('-')), op: tokens.slice(i).join('-') };
+}
+
+export function trimSeparators(s: string): string {
+  return s.replace(/^[-_.\s]+|[-_.\s]+$/g, '');
+}
+
+/** Client name from a YCSB text or raw file name: `client1.stdout.txt`, `client1-raw.csv` → client1. */
+export function clientFromFileName(name: string): string {
+  const stem = withoutCompression(baseName(name))
+    .replace(/\.(stdout|stderr|out|err)(\.(txt|log))?$/i, '')
+    .replace(/\.(txt|log|csv|hdr|hlog|hgrm)$/i, '')
+    .replace(/[-_.]?raw$/i, '');
+  return trimSeparators(stem);
+}
+
+/** Client name from a path prefix such as YCSB's `hdrhistogram.output.path=run/client1-`. */
+export function clientFromPathPrefix(prefix: string): string | undefined {
+  const name = trimSeparators(baseName(normalisePath(prefix)));
+  return name.length > 0 ? name : undefined;
+}

@@ -1,0 +1,41 @@
+/**
+ * Exact parsing of decimal strings into integers of a smaller unit. Log timestamps such as
+ * `1795255808.760` must become exact integer milliseconds/microseconds: multiplying the parsed
+ * double by 1000 would give 1795255808759.9998 and put an interval in the wrong second.
+ */
+
+const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+
+/**
+ * `text` × 10^scale as an integer, or null when `text` is not a plain decimal number, has more
+ * fractional digits than `scale` allows without rounding, or the result leaves the safe-integer range.
+ */
+export function parseScaledDecimal(text: string, scale: number): number | null {
+  const m = DECIMAL.exec(text.trim());
+  if (!m) return null;
+  const [, sign, intPart = '', fracPart = ''] = m;
+  if (intPart.length === 0 && fracPart.length === 0) return null;
+  if (fracPart.length > scale && !/^0*$/.test(fracPart.slice(scale))) return null;
+  const digits = (intPart + fracPart.slice(0, scale).padEnd(scale, '0')).replace(/^0+(?=\d)/, '');
+  const value = Number(digits);
+  if (!Number.isSafeInteger(value)) return null;
+  return sign === '-' ? -value : value;
+}
+
+/** Seconds as written in HdrHistogram logs (`12.345`, possibly in exponent form) → integer µs. */
+export function secondsToMicros(text: string): number | null {
+  const exact = parseScaledDecimal(text, 6);
+  if (exact !== null) return exact;
+  // Rare producers write more than 6 decimals or exponent notation; round to the nearest µs.
+  const v = Number(text);
+  if (!Number.isFinite(v)) return null;
+  const us = Math.round(v * 1e6);
+  return Number.isSafeInteger(us) ? us : null;
+}
+
+/** A non-negative integer field (latency, count) or null. */
+export function parseNonNegativeInteger(text: string): number | null {
+  if (!/^\s*\d+\s*$/.test(text)) return null;
+  const v = Number(text);
+  return Number.isSafeInteger(v) ? v : null;
+}

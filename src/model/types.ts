@@ -1,0 +1,178 @@
+/**
+ * The common data model every input format parses into.
+ *
+ * A file yields one ParsedFile: the latency series it holds (one per operation, or per tag), plus
+ * whatever run metadata it carries (a YCSB command line, a summary, a per-second status series).
+ * Grouping files into runs and clients happens later (src/model/grouping.ts) so that each format
+ * module only has to describe what is inside one file.
+ */
+
+/** Which input format module read a file. */
+export type FormatId =
+  | 'hdr-log'
+  | 'hgrm'
+  | 'ycsb-raw'
+  /** YCSB stdout (summary) and/or stderr (command line, status lines): often redirected into one file. */
+  | 'ycsb-text'
+  | 'generic-csv';
+
+/** Time unit of recorded latency values. */
+export type LatencyUnit = 'ns' | 'us' | 'ms' | 's';
+
+/** One problem found in a file. `line` is 1-based; 0 means the file as a whole. */
+export interface ParseIssue {
+  file: string;
+  line: number;
+  field?: string;
+  message: string;
+}
+
+/**
+ * The precision of an HdrHistogram: two histograms can only be summed bucket by bucket when this
+ * matches (otherwise bucket boundaries differ).
+ */
+export interface HdrPrecision {
+  significantDigits: number;
+  lowestDiscernibleValue: number;
+}
+
+/**
+ * A histogram as non-empty buckets, in value order. `lo[i]` is the lowest value equivalent to the
+ * bucket, `width[i]` the size of its equivalent-value range (1 for exact values); the bucket holds
+ * the values lo..lo+width-1. Numbers, not BigInt: counts and values stay below 2^53 in practice and
+ * the decoder refuses anything larger.
+ */
+export interface SparseHistogram {
+  lo: Float64Array;
+  width: Float64Array;
+  count: Float64Array;
+  totalCount: number;
+}
+
+/** One interval of an interval log, timed in microseconds. */
+export interface HistogramInterval {
+  /** Interval start: epoch µs when `timeBase` is 'absolute', else µs since an unknown origin. */
+  startUs: number;
+  lengthUs: number;
+  histogram: SparseHistogram;
+  /** 1-based line number in the source file, for error reports. */
+  line: number;
+}
+
+interface SeriesBase {
+  /** Operation or measurement name as the producer wrote it: READ, UPDATE, READ-FAILED, Intended-READ… */
+  op: string;
+  unit: LatencyUnit;
+  /** Client named by the file's content (a `client` column); otherwise grouping derives it. */
+  client?: string;
+}
+
+/** HdrHistogram interval log data for one operation (or tag). */
+export interface HistogramSeries extends SeriesBase {
+  kind: 'histogram';
+  precision: HdrPrecision;
+  timeBase: 'absolute' | 'relative';
+  intervals: HistogramInterval[];
+}
+
+/**
+ * Raw per-operation samples. Times are epoch ms (YCSB: the operation's end). Failed operations
+ * form their own series (`READ-FAILED`), as YCSB reports them.
+ */
+export interface RawSeries extends SeriesBase {
+  kind: 'raw';
+  timeMs: Float64Array;
+  latency: Float64Array;
+}
+
+/** A percentile distribution (`.hgrm`): rows of (value, percentile, cumulative count). */
+export interface DistributionSeries extends SeriesBase {
+  kind: 'distribution';
+  rows: { value: number; percentile: number; totalCount: number }[];
+  totalCount: number;
+  /** From the `SubBuckets` footer (lowest discernible value assumed 1); null when absent. */
+  precision: HdrPrecision | null;
+  mean: number | null;
+  stddev: number | null;
+  max: number | null;
+}
+
+/** A summary with no underlying samples (YCSB's stdout block for one operation). */
+export interface SummarySeries extends SeriesBase {
+  kind: 'summary';
+  count: number;
+  mean: number | null;
+  min: number | null;
+  max: number | null;
+  /** Percentile label ('p95', 'p99.9', …) to value, as the producer printed it. */
+  percentiles: Record<string, number>;
+  /** YCSB `Return=STATUS, n` lines. */
+  returns: Record<string, number>;
+}
+
+export type LatencySeries = HistogramSeries | RawSeries | DistributionSeries | SummarySeries;
+
+/** A YCSB client's parsed command line (echoed as the first stderr line, or recovered from paths). */
+export interface YcsbCommandLine {
+  raw: string;
+  db: string | null;
+  workloadFiles: string[];
+  threads: number | null;
+  /** Per-client target ops/s (`-target`), null when unthrottled. */
+  target: number | null;
+  /** `-p name=value` properties, in order (later wins). */
+  properties: Record<string, string>;
+  phase: 'run' | 'load' | null;
+}
+
+/** One line of YCSB's per-interval status output. */
+export interface StatusPoint {
+  /** Whole seconds since the client started, as printed. */
+  elapsedS: number;
+  /** Cumulative operations so far. */
+  operations: number;
+  /** Throughput of the last interval; null for `∞` or missing. */
+  currentOpsPerS: number | null;
+  /** Local wall-clock time printed at the start of the line, ms (timezone unknown). */
+  localTimeMs: number | null;
+  /** Per-measurement figures of this interval. */
+  ops: Record<string, StatusOpFigures>;
+}
+
+export interface StatusOpFigures {
+  count: number;
+  max: number | null;
+  min: number | null;
+  avg: number | null;
+  percentiles: Record<string, number>;
+}
+
+/** YCSB's `[OVERALL]` block. */
+export interface OverallSummary {
+  runTimeMs: number | null;
+  throughputOpsPerS: number | null;
+}
+
+/** What one file contributes. */
+export interface ParsedFile {
+  /** Path as given (relative path in a dropped folder, or the CLI argument path). */
+  path: string;
+  format: FormatId;
+  series: LatencySeries[];
+  commandLine?: YcsbCommandLine;
+  overall?: OverallSummary;
+  status?: StatusPoint[];
+  /**
+   * A client name the file's content states (e.g. the prefix in YCSB's `hdrhistogram.output.path`);
+   * grouping falls back to the file name when absent.
+   */
+  clientHint?: string;
+  errors: ParseIssue[];
+  /** Lines that were not used because they were malformed (each also reported in `errors`, capped). */
+  skippedLines: number;
+  /** Total lines read. */
+  lines: number;
+}
+
+/** Labels of an operation name: what it measures and whether it counts as throughput. */
+export type OpKind = 'op' | 'failed' | 'intended' | 'cleanup';
