@@ -1,0 +1,123 @@
+/**
+ * Synthetic benchmark output in the formats real producers write, for benchmarks and scale tests:
+ * YCSB raw CSV (`measurementtype=raw`) with N rows, and HdrHistogram interval logs for C clients ×
+ * O operations × S seconds (V2 compressed encoding, as HdrHistogram 2.2.2's HistogramLogWriter
+ * writes them). Deterministic (seeded) so runs compare.
+ *
+ *   npx tsx scripts/generate-data.ts raw <rows> <out.csv>
+ *   npx tsx scripts/generate-data.ts hdr <clients> <ops> <seconds> <out-dir>
+ */
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { encodeHistogramV2Compressed } from '../src/model/hdr-codec.ts';
+import { HdrLayout } from '../src/model/hdr-layout.ts';
+import type { HdrPrecision } from '../src/model/types.ts';
+
+/** Mulberry32: small, fast, good enough for test data. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A latency in µs: log-normal body around ~100 µs with a rare slow tail, like the corpus runs. */
+export function latencyUs(rand: () => number): number {
+  const u = Math.max(1e-12, rand());
+  const v = rand();
+  const normal = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  const body = Math.exp(4.6 + 0.5 * normal);
+  return Math.max(1, Math.round(rand() < 0.002 ? body * (20 + 200 * rand()) : body));
+}
+
+const START_MS = 1_795_000_000_000;
+
+/** Writes a YCSB raw CSV: READ block then UPDATE block (blocks are not in time order, as YCSB writes). */
+export async function writeRawCsv(rows: number, file: string, opsPerS = 90_000): Promise<number> {
+  const out = createWriteStream(file);
+  const rand = prng(42);
+  let bytes = 0;
+  const write = (s: string) => {
+    bytes += s.length;
+    return out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r()));
+  };
+  const blocks: [string, number][] = [
+    ['READ', Math.ceil(rows / 2)],
+    ['UPDATE', Math.floor(rows / 2)],
+  ];
+  for (const [op, n] of blocks) {
+    await write(`${op} latency raw data: op, timestamp(ms), latency(us)\n`);
+    let chunk = '';
+    for (let i = 0; i < n; i++) {
+      chunk += `${op},${START_MS + Math.floor((i * 1000 * 2) / opsPerS)},${latencyUs(rand)}\n`;
+      if (chunk.length > 1 << 20) {
+        await write(chunk);
+        chunk = '';
+      }
+    }
+    await write(chunk);
+  }
+  await new Promise<void>((resolve) => out.end(resolve));
+  return bytes;
+}
+
+/** Writes C × O interval logs of S one-second intervals; returns the number of interval histograms. */
+export function writeHdrLogs(clients: number, ops: readonly string[], seconds: number, dir: string, opsPerSecond = 1000): number {
+  mkdirSync(dir, { recursive: true });
+  const precision: HdrPrecision = { significantDigits: 3, lowestDiscernibleValue: 1 };
+  const layout = new HdrLayout(precision);
+  const rand = prng(7);
+  let histograms = 0;
+  for (let c = 1; c <= clients; c++) {
+    for (const op of ops) {
+      const startS = START_MS / 1000 + c * 0.013;
+      const lines = [
+        `#[Logging for: ${op}]`,
+        '#[Histogram log format version 1.3]',
+        `#[StartTime: ${startS.toFixed(3)} (seconds since epoch), generated]`,
+        '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"',
+      ];
+      for (let s = 0; s < seconds; s++) {
+        const counts = new Map<number, number>();
+        let max = 0;
+        for (let i = 0; i < opsPerSecond; i++) {
+          const v = latencyUs(rand);
+          const lo = layout.lowestEquivalentValue(v);
+          counts.set(lo, (counts.get(lo) ?? 0) + 1);
+          max = Math.max(max, v);
+        }
+        const los = [...counts.keys()].sort((a, b) => a - b);
+        const histogram = {
+          lo: Float64Array.from(los),
+          width: Float64Array.from(los, (lo) => layout.sizeOfEquivalentValueRange(lo)),
+          count: Float64Array.from(los, (lo) => counts.get(lo) ?? 0),
+          totalCount: opsPerSecond,
+        };
+        const blob = encodeHistogramV2Compressed({ precision, highestTrackableValue: 2 * layout.highestEquivalentValue(max), integerToDoubleConversionRatio: 1, histogram });
+        lines.push(`${s}.000,1.000,${(layout.highestEquivalentValue(max) / 1e6).toFixed(3)},${blob}`);
+        histograms++;
+      }
+      writeFileSync(path.join(dir, `client${c}-${op}.hdr`), `${lines.join('\n')}\n`);
+    }
+  }
+  return histograms;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [kind, ...args] = process.argv.slice(2);
+  if (kind === 'raw' && args.length === 2) {
+    const bytes = await writeRawCsv(Number(args[0]), args[1] as string);
+    console.log(`${args[1]}: ${args[0]} rows, ${(bytes / 1e6).toFixed(1)} MB`);
+  } else if (kind === 'hdr' && args.length === 4) {
+    const ops = ['READ', 'UPDATE', 'INSERT', 'SCAN'].slice(0, Number(args[1]));
+    const n = writeHdrLogs(Number(args[0]), ops, Number(args[2]), args[3] as string);
+    console.log(`${args[3]}: ${n} interval histograms`);
+  } else {
+    console.error('usage: generate-data.ts raw <rows> <out.csv> | hdr <clients> <ops> <seconds> <out-dir>');
+    process.exit(2);
+  }
+}

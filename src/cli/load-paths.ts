@@ -1,0 +1,66 @@
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isFailed, isUnrecognised, readFile, type FileOutcome } from '../formats/registry.ts';
+import type { ParsedFile, ParseIssue } from '../model/types.ts';
+
+/**
+ * Reading files and folders from disk for the CLI and tests. Inside a folder, files that are not
+ * benchmark results at all (READMEs, JSON) are listed as ignored rather than as errors; a file
+ * named explicitly must be readable.
+ */
+
+export interface LoadedPaths {
+  files: ParsedFile[];
+  errors: ParseIssue[];
+  ignored: string[];
+}
+
+async function* streamFile(file: string): AsyncIterable<Uint8Array> {
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Uint8Array;
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const out: string[] = [];
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (e.name.startsWith('.')) continue;
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walk(full)));
+    else if (e.isFile()) out.push(full);
+  }
+  return out;
+}
+
+/** Paths are reported relative to the working directory, with `/` separators. */
+function display(file: string): string {
+  return path.relative(process.cwd(), file).split(path.sep).join('/') || file;
+}
+
+export async function loadPaths(inputs: readonly string[]): Promise<LoadedPaths> {
+  const result: LoadedPaths = { files: [], errors: [], ignored: [] };
+  for (const input of inputs) {
+    let info;
+    try {
+      info = await stat(input);
+    } catch {
+      result.errors.push({ file: input, line: 0, message: 'no such file or folder' });
+      continue;
+    }
+    const fromWalk = info.isDirectory();
+    const files = fromWalk ? await walk(input) : [input];
+    for (const file of files) {
+      const shown = display(file);
+      const size = (await stat(file)).size;
+      const outcome: FileOutcome = await readFile(shown, streamFile(file), { totalBytes: size });
+      if (isFailed(outcome)) {
+        if (fromWalk && isUnrecognised(outcome)) result.ignored.push(shown);
+        else result.errors.push(...outcome.errors);
+      } else {
+        result.files.push(outcome);
+        result.errors.push(...outcome.errors);
+      }
+    }
+  }
+  return result;
+}

@@ -1,0 +1,77 @@
+import { openNodeDb } from '../engine/node-db.ts';
+import { analyseLoaded, type Analysis } from '../engine/analyse.ts';
+import { PERCENTILE_KEYS, type OpSummary } from '../engine/summary.ts';
+import { loadPaths } from './load-paths.ts';
+
+const USAGE = `usage: npm run --silent summarize -- [--json] <file-or-folder>...
+
+Reads benchmark result files (HdrHistogram logs, .hgrm, YCSB output and raw CSV, per-operation CSV,
+gzipped or not), groups them into runs (one folder = one run) and prints merged figures per run and
+operation. Exit code: 0 all read, 1 something was skipped (see errors), 2 bad usage, 3 internal error.`;
+
+function fmt(v: number | null | undefined, digits = 0): string {
+  if (v === null || v === undefined) return '–';
+  return v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+function cell(o: OpSummary, key: (typeof PERCENTILE_KEYS)[number]): string {
+  const v = o[key];
+  if (v !== null) return fmt(v);
+  const b = o.bounds?.[key];
+  return b ? `[${fmt(b.min)}, ${fmt(b.max)}]` : '–';
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((x, c) => (c === 0 ? x.padEnd(widths[c] ?? 0) : x.padStart(widths[c] ?? 0))).join('  ')).join('\n');
+}
+
+function printReadable(analysis: Analysis): void {
+  for (const run of analysis.runs) {
+    const clients = run.clients.map((c) => c.client).join(', ');
+    const target = run.target !== null ? `target ${fmt(run.target)} ops/s per client` : 'no target';
+    console.log(`\n${run.label}  (${run.clients.length} clients: ${clients}; ${target})`);
+    console.log(`  duration ${fmt(run.durationS, 3)} s, throughput ${fmt(run.throughput, 1)} ops/s, ${fmt(run.totalOps)} ops`);
+    const rows = [['op', 'source', 'count', 'mean', 'min', ...PERCENTILE_KEYS, 'max', 'max-of-clients p99', 'error']];
+    for (const [op, o] of Object.entries(run.ops)) {
+      const naive = o.naive.maxClientP99;
+      const error = naive !== null && o.p99 ? `${fmt(((naive - o.p99) / o.p99) * 100, 1)}%` : '–';
+      rows.push([op, o.exact ? o.source : `${o.source} (bounds)`, fmt(o.count), fmt(o.mean, 1), fmt(o.min), ...PERCENTILE_KEYS.map((k) => cell(o, k)), fmt(o.max), fmt(naive), error]);
+    }
+    console.log(
+      table(rows)
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n'),
+    );
+  }
+  if (analysis.errors.length > 0) {
+    console.log(`\n${analysis.errors.length} problem(s):`);
+    for (const e of analysis.errors) console.log(`  ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
+  }
+  console.log('\nLatencies in µs. Merged percentiles come from summed histogram buckets or all raw samples.');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const json = argv.includes('--json');
+  const paths = argv.filter((a) => a !== '--json');
+  const unknown = paths.filter((a) => a.startsWith('-'));
+  if (paths.length === 0 || unknown.length > 0 || argv.includes('--help')) {
+    console.error(unknown.length ? `unknown option ${unknown.join(', ')}\n${USAGE}` : USAGE);
+    return 2;
+  }
+  const loaded = await loadPaths(paths);
+  const db = await openNodeDb();
+  const analysis = analyseLoaded(db, loaded);
+  if (json) process.stdout.write(`${JSON.stringify(analysis, null, 2)}\n`);
+  else printReadable(analysis);
+  return analysis.errors.length > 0 ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+    process.exit(3);
+  },
+);

@@ -1,0 +1,75 @@
+import { detectSteps, type Step } from '../analysis/steps.ts';
+import { groupIntoRuns } from '../model/grouping.ts';
+import type { ParsedFile, ParseIssue } from '../model/types.ts';
+import type { Db } from './db.ts';
+import { countsPerSecond } from './queries.ts';
+import { Store } from './store.ts';
+import { summarizeRuns, type RunSummary, type SummaryOptions } from './summary.ts';
+
+/** Per-second operations of a run in absolute time, all clients summed. */
+export interface ThroughputSeries {
+  startEpochS: number;
+  ok: number[];
+  failed: number[];
+}
+
+export interface RunAnalysis extends RunSummary {
+  throughputPerSecond: ThroughputSeries | null;
+  /** Level changes of the successful throughput (e.g. DynamoDB split-for-heat doublings). */
+  steps: Step[];
+}
+
+export interface Analysis {
+  runs: RunAnalysis[];
+  errors: ParseIssue[];
+  /** Files in the given folders that are not benchmark results (READMEs, JSON …). */
+  ignored: string[];
+}
+
+/** Dense per-second arrays for each group, from its first to its last second. */
+export function throughputSeries(store: Store, seriesFilter: (runId: number) => boolean = () => true): Map<number, ThroughputSeries> {
+  const timed = store.series.filter(
+    (s) => seriesFilter(s.runId) && (s.source === 'histogram' || s.source === 'raw') && (s.kind === 'op' || s.kind === 'failed') && s.timeBase !== null,
+  );
+  const rows = countsPerSecond(store.db, { seriesIds: timed.map((s) => s.id), groups: timed.map((s) => s.runId) });
+  const out = new Map<number, ThroughputSeries>();
+  for (const r of rows) {
+    let t = out.get(r.g);
+    if (!t) {
+      t = { startEpochS: r.sec, ok: [], failed: [] };
+      out.set(r.g, t);
+    }
+    const i = r.sec - t.startEpochS;
+    while (t.ok.length <= i) {
+      t.ok.push(0);
+      t.failed.push(0);
+    }
+    t.ok[i] = r.ok;
+    t.failed[i] = r.failed;
+  }
+  return out;
+}
+
+/** Load parsed files into a fresh store and compute every run's figures. */
+export function analyseLoaded(
+  db: Db,
+  loaded: { files: readonly ParsedFile[]; errors: readonly ParseIssue[]; ignored: readonly string[] },
+  options: SummaryOptions = {},
+): Analysis {
+  const store = new Store(db);
+  store.addRuns(groupIntoRuns(loaded.files));
+  return analyseStore(store, loaded.errors, loaded.ignored, options);
+}
+
+export function analyseStore(store: Store, fileErrors: readonly ParseIssue[], ignored: readonly string[], options: SummaryOptions = {}): Analysis {
+  const runs = summarizeRuns(store, options);
+  const series = throughputSeries(store);
+  return {
+    runs: runs.map((r) => {
+      const t = series.get(r.id) ?? null;
+      return { ...r, throughputPerSecond: t, steps: t ? detectSteps(t.ok) : [] };
+    }),
+    errors: [...fileErrors],
+    ignored: [...ignored],
+  };
+}

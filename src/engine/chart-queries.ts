@@ -1,0 +1,142 @@
+import type { Db } from './db.ts';
+import { countsPerSecond, groupExtents, percentileRows, type Selection } from './queries.ts';
+import type { SeriesInfo, Store } from './store.ts';
+
+/**
+ * Data for the time-based and distribution charts, aggregated in SQL so that no series carries
+ * more than `maxPoints` points whatever the input size (time buckets widen as runs get longer).
+ */
+
+export type ChartQuery =
+  | { kind: 'throughput-over-time'; runIds: number[]; maxPoints: number }
+  | { kind: 'latency-over-time'; runIds: number[]; ops: string[]; percentile: number; maxPoints: number }
+  | { kind: 'percentile-distribution'; runIds: number[]; ops: string[] };
+
+export interface TimeSeries {
+  runId: number;
+  op: string;
+  /** Seconds from the run's first second. */
+  t: number[];
+  values: (number | null)[];
+}
+
+export type ChartResult =
+  | { kind: 'throughput-over-time'; bucketS: number; startEpochS: Record<number, number>; ok: TimeSeries[]; failed: TimeSeries[] }
+  | { kind: 'latency-over-time'; bucketS: number; percentile: number; series: TimeSeries[] }
+  | { kind: 'percentile-distribution'; series: { runId: number; op: string; percentiles: number[]; values: number[] }[] };
+
+/** Percentile ticks for distribution plots: denser towards the tail, up to 99.999%. */
+export const DISTRIBUTION_PERCENTILES: readonly number[] = (() => {
+  const out: number[] = [];
+  for (let p = 1; p < 90; p += 1) out.push(p);
+  for (const decade of [90, 99, 99.9, 99.99]) {
+    const step = (100 - decade) / 10;
+    for (let i = 0; i < 10; i++) out.push(Number((decade + i * step).toFixed(6)));
+  }
+  out.push(99.999, 100);
+  return out;
+})();
+
+function timedSeries(store: Store, runIds: readonly number[], filter: (s: SeriesInfo) => boolean): SeriesInfo[] {
+  const runs = new Set(runIds);
+  return store.series.filter((s) => runs.has(s.runId) && (s.source === 'histogram' || s.source === 'raw') && s.timeBase !== null && filter(s));
+}
+
+/** Groups numbered per (run, op); returns the selection and a decoder back to (run, op). */
+function groupByRunOp(series: readonly SeriesInfo[], opOf: (s: SeriesInfo) => string): { sel: Selection; keys: { runId: number; op: string }[] } {
+  const index = new Map<string, number>();
+  const keys: { runId: number; op: string }[] = [];
+  const groups = series.map((s) => {
+    const op = opOf(s);
+    const k = `${s.runId}\u0000${op}`;
+    let g = index.get(k);
+    if (g === undefined) {
+      g = keys.length;
+      index.set(k, g);
+      keys.push({ runId: s.runId, op });
+    }
+    return g;
+  });
+  return { sel: { seriesIds: series.map((s) => s.id), groups }, keys };
+}
+
+function bucketFor(db: Db, series: readonly SeriesInfo[], maxPoints: number): { bucketS: number; startS: Map<number, number> } {
+  const extents = groupExtents(db, { seriesIds: series.map((s) => s.id), groups: series.map((s) => s.runId) });
+  const longest = Math.max(1, ...extents.map((e) => (e.endUs - e.startUs) / 1e6));
+  const bucketS = Math.max(1, Math.ceil(longest / Math.max(1, maxPoints)));
+  return { bucketS, startS: new Map(extents.map((e) => [e.g, Math.floor(e.startUs / 1e6)])) };
+}
+
+export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
+  const db = store.db;
+  if (q.kind === 'throughput-over-time') {
+    // Failed operations are shown under the operation they belong to (READ-FAILED → READ).
+    const series = timedSeries(store, q.runIds, (s) => s.kind === 'op' || s.kind === 'failed');
+    const { sel, keys } = groupByRunOp(series, (s) => s.op.replace(/-FAILED$/i, ''));
+    const { bucketS, startS } = bucketFor(db, series, q.maxPoints);
+    const rows = countsPerSecond(db, sel, bucketS);
+    const ok = new Map<number, TimeSeries>();
+    const failed = new Map<number, TimeSeries>();
+    for (const r of rows) {
+      const key = keys[r.g];
+      if (!key) continue;
+      const origin = startS.get(key.runId) ?? 0;
+      for (const [target, value] of [
+        [ok, r.ok],
+        [failed, r.failed],
+      ] as const) {
+        let ts = target.get(r.g);
+        if (!ts) {
+          ts = { runId: key.runId, op: key.op, t: [], values: [] };
+          target.set(r.g, ts);
+        }
+        ts.t.push(r.sec - origin);
+        ts.values.push(value / bucketS);
+      }
+    }
+    return {
+      kind: 'throughput-over-time',
+      bucketS,
+      startEpochS: Object.fromEntries(startS),
+      ok: [...ok.values()],
+      failed: [...failed.values()].filter((s) => s.values.some((v) => (v ?? 0) > 0)),
+    };
+  }
+  if (q.kind === 'latency-over-time') {
+    const ops = new Set(q.ops);
+    const series = timedSeries(store, q.runIds, (s) => ops.has(s.op));
+    const { sel, keys } = groupByRunOp(series, (s) => s.op);
+    const { bucketS, startS } = bucketFor(db, series, q.maxPoints);
+    const out = new Map<number, TimeSeries>();
+    for (const r of percentileRows(db, sel, [q.percentile], bucketS)) {
+      const key = keys[r.g];
+      if (!key) continue;
+      let ts = out.get(r.g);
+      if (!ts) {
+        ts = { runId: key.runId, op: key.op, t: [], values: [] };
+        out.set(r.g, ts);
+      }
+      ts.t.push(r.tb - (startS.get(key.runId) ?? 0));
+      ts.values.push(r.value);
+    }
+    return { kind: 'latency-over-time', bucketS, percentile: q.percentile, series: [...out.values()] };
+  }
+  const ops = new Set(q.ops);
+  const runs = new Set(q.runIds);
+  const series = store.series.filter((s) => runs.has(s.runId) && ops.has(s.op) && (s.source === 'histogram' || s.source === 'raw'));
+  const { sel, keys } = groupByRunOp(series, (s) => s.op);
+  const byGroup = new Map<number, { percentiles: number[]; values: number[] }>();
+  for (const r of percentileRows(db, sel, DISTRIBUTION_PERCENTILES, null)) {
+    let d = byGroup.get(r.g);
+    if (!d) {
+      d = { percentiles: [], values: [] };
+      byGroup.set(r.g, d);
+    }
+    d.percentiles.push(DISTRIBUTION_PERCENTILES[r.idx] as number);
+    d.values.push(r.value);
+  }
+  return {
+    kind: 'percentile-distribution',
+    series: [...byGroup].map(([g, d]) => ({ runId: keys[g]?.runId ?? -1, op: keys[g]?.op ?? '', ...d })),
+  };
+}

@@ -1,0 +1,73 @@
+import type { InputFile, LoadProgress, ResponseOf, WorkerEvent, WorkerRequest } from './protocol.ts';
+
+type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+type ResultOf<T extends RequestBody['type']> = ResponseOf[T];
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  onProgress?: (p: LoadProgress) => void;
+}
+
+/** Typed access to the engine worker from the UI thread. */
+export class EngineClient {
+  private readonly worker: Worker;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  readonly ready: Promise<number>;
+
+  constructor() {
+    this.worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+    let resolveReady: (ms: number) => void = () => {};
+    let rejectReady: (e: Error) => void = () => {};
+    this.ready = new Promise((res, rej) => {
+      resolveReady = res;
+      rejectReady = rej;
+    });
+    this.worker.onmessage = (event: MessageEvent<WorkerEvent>) => {
+      const e = event.data;
+      if (e.type === 'ready') return resolveReady(e.startupMs);
+      if (e.type === 'fatal') return rejectReady(new Error(e.message));
+      const p = this.pending.get(e.id);
+      if (!p) return;
+      if (e.type === 'progress') p.onProgress?.(e.progress);
+      else {
+        this.pending.delete(e.id);
+        if (e.type === 'result') p.resolve(e.value);
+        else p.reject(new Error(e.message));
+      }
+    };
+    this.worker.onerror = (e) => rejectReady(new Error(e.message || 'the engine worker failed to start'));
+  }
+
+  private request<T extends RequestBody['type']>(body: Extract<RequestBody, { type: T }>, onProgress?: (p: LoadProgress) => void): { id: number; result: Promise<ResultOf<T>> } {
+    const id = this.nextId++;
+    const result = new Promise<ResultOf<T>>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(onProgress ? { onProgress } : {}) });
+    });
+    this.worker.postMessage({ ...body, id } as WorkerRequest);
+    return { id, result };
+  }
+
+  /** Load files; `cancel()` on the returned handle stops reading (what was read stays loaded). */
+  load(files: InputFile[], replace: boolean, onProgress: (p: LoadProgress) => void) {
+    const { id, result } = this.request<'load'>({ type: 'load', files, replace }, onProgress);
+    return { result, cancel: () => void this.request<'cancel'>({ type: 'cancel', target: id }) };
+  }
+
+  clear() {
+    return this.request<'clear'>({ type: 'clear' }).result;
+  }
+
+  analyse(fromUs: number | null = null, toUs: number | null = null) {
+    return this.request<'analyse'>({ type: 'analyse', fromUs, toUs }).result;
+  }
+
+  chart(query: Extract<WorkerRequest, { type: 'chart' }>['query']) {
+    return this.request<'chart'>({ type: 'chart', query }).result;
+  }
+
+  terminate(): void {
+    this.worker.terminate();
+  }
+}

@@ -1,0 +1,259 @@
+import { tableFromArrays } from 'apache-arrow';
+import { nextDown } from '../model/hdr-stats.ts';
+import type { Db } from './db.ts';
+
+/**
+ * The analyses as SQL. A query works on a *selection*: series ids, each mapped to a group number
+ * `g` chosen by the caller (e.g. one group per run × operation to merge clients, or one per
+ * client). The selection goes into a temporary table from Arrow data, so no value from a file or
+ * the user is ever spliced into SQL text.
+ */
+
+export interface Selection {
+  seriesIds: readonly number[];
+  groups: readonly number[];
+  /** Optional time window, epoch µs, half-open [fromUs, toUs). Intervals count whole by their start. */
+  fromUs?: number | null;
+  toUs?: number | null;
+}
+
+export interface GroupStats {
+  g: number;
+  count: number;
+  min: number;
+  max: number;
+  mean: number;
+  stddev: number;
+  /** Every value exact (raw samples) rather than HdrHistogram buckets. */
+  rawValues: boolean;
+}
+
+/**
+ * Percentile ranks. HdrHistogram groups use HdrHistogram 2.2.2's rule bit for bit (the percentile
+ * moved down one ulp, then ceil of the fraction of the count in double arithmetic); raw groups use
+ * the exact nearest rank ⌈p/100 · n⌉ with integers, from the decimal digits of p.
+ */
+export function percentileRankTerms(p: number): { pDown: number; num: number; den: number } {
+  if (!(p > 0 && p <= 100)) throw new RangeError(`percentile ${p} must be in (0, 100]`);
+  const [intPart = '0', frac = ''] = String(p).split('.');
+  if (/e/i.test(String(p)) || frac.length > 10) throw new RangeError(`percentile ${p} has too many decimals`);
+  return { pDown: nextDown(p), num: Number(intPart + frac), den: 100 * 10 ** frac.length };
+}
+
+function setSelection(db: Db, sel: Selection): void {
+  db.exec('CREATE OR REPLACE TEMP TABLE sel (series_id INTEGER, g INTEGER)');
+  db.insert('sel', tableFromArrays({ series_id: Int32Array.from(sel.seriesIds), g: Int32Array.from(sel.groups) }), false);
+}
+
+/** Parameters $1, $2 (window) and $3 (time bucket in seconds, or null for none) of the histogram CTEs. */
+function histParams(sel: Selection, bucketS: number | null = null): [number | null, number | null, number | null] {
+  return [sel.fromUs ?? null, sel.toUs ?? null, bucketS];
+}
+
+/**
+ * Buckets of the selection, summed per group and time bucket: (g, tb, lo, width, n, raw). `tb` is
+ * the epoch second starting the time bucket ($3 seconds wide), or 0 when $3 is null.
+ */
+const HIST_FROM_ROWS = `
+  h AS MATERIALIZED (
+    SELECT sel.g, CASE WHEN $3::BIGINT IS NULL THEN 0 ELSE i.start_us // 1000000 // $3::BIGINT * $3::BIGINT END AS tb,
+           b.lo, b.width, sum(b.n)::BIGINT AS n, false AS raw
+    FROM sel
+    JOIN intervals i ON i.series_id = sel.series_id
+    JOIN buckets b ON b.interval_id = i.interval_id
+    WHERE ($1::BIGINT IS NULL OR i.start_us >= $1::BIGINT) AND ($2::BIGINT IS NULL OR i.start_us < $2::BIGINT)
+    GROUP BY ALL
+    UNION ALL
+    SELECT sel.g, CASE WHEN $3::BIGINT IS NULL THEN 0 ELSE s.t_ms // 1000 // $3::BIGINT * $3::BIGINT END AS tb,
+           s.lat AS lo, 1::BIGINT AS width, count(*)::BIGINT AS n, true AS raw
+    FROM sel
+    JOIN samples s ON s.series_id = sel.series_id
+    WHERE ($1::BIGINT IS NULL OR s.t_ms * 1000 >= $1::BIGINT) AND ($2::BIGINT IS NULL OR s.t_ms * 1000 < $2::BIGINT)
+      AND ($3::BIGINT IS NULL OR s.t_ms IS NOT NULL)
+    GROUP BY ALL
+  )`;
+
+/**
+ * The same for whole series (no window, no time buckets), from `series_hist`: every series' buckets
+ * already summed once at load, so merging clients costs thousands of rows, not millions. $1–$3
+ * are unused here but keep the parameter list of HIST_FROM_ROWS.
+ */
+const HIST_FROM_SERIES = `
+  h AS MATERIALIZED (
+    SELECT sel.g, 0 AS tb, sh.lo, sh.width, sum(sh.n)::BIGINT AS n, bool_and(sh.raw) AS raw
+    FROM sel JOIN series_hist sh ON sh.series_id = sel.series_id
+    WHERE $1::BIGINT IS NULL AND $2::BIGINT IS NULL AND $3::BIGINT IS NULL
+    GROUP BY sel.g, sh.lo, sh.width
+  )`;
+
+function histCte(sel: Selection, bucketS: number | null): string {
+  return sel.fromUs == null && sel.toUs == null && bucketS === null ? HIST_FROM_SERIES : HIST_FROM_ROWS;
+}
+
+/** Rebuild `series_hist` after loading: each series' buckets (or raw values) summed over all time. */
+export function refreshSeriesHistograms(db: Db): void {
+  db.exec(`CREATE OR REPLACE TABLE series_hist AS
+    SELECT i.series_id, b.lo, b.width, sum(b.n)::BIGINT AS n, false AS raw
+    FROM intervals i JOIN buckets b ON b.interval_id = i.interval_id GROUP BY ALL
+    UNION ALL
+    SELECT series_id, lat AS lo, 1::BIGINT AS width, count(*)::BIGINT AS n, true AS raw
+    FROM samples GROUP BY ALL`);
+}
+
+/** Count, min, max, mean and standard deviation exactly as HdrHistogram computes them (bucket mid-points). */
+export function groupStats(db: Db, sel: Selection): GroupStats[] {
+  setSelection(db, sel);
+  const rows = db.query(
+    `WITH ${histCte(sel, null)},
+     s AS (
+       SELECT g, sum(n) AS total, min(lo) AS min_lo, max(lo + width - 1) AS max_hi,
+              sum(n * (lo + width // 2)::HUGEINT)::DOUBLE / sum(n)::DOUBLE AS mean,
+              bool_and(raw) AS raw_values
+       FROM h GROUP BY g
+     )
+     SELECT s.g, s.total::BIGINT AS count, s.min_lo::BIGINT AS min, s.max_hi::BIGINT AS max, s.mean,
+            sqrt(sum(h.n::DOUBLE * pow((h.lo + h.width // 2)::DOUBLE - s.mean, 2)) / s.total::DOUBLE) AS stddev,
+            s.raw_values
+     FROM s JOIN h ON h.g = s.g
+     GROUP BY s.g, s.total, s.min_lo, s.max_hi, s.mean, s.raw_values
+     ORDER BY s.g`,
+    histParams(sel),
+  );
+  return rows.map((r) => ({
+    g: r.g as number,
+    count: r.count as number,
+    min: r.min as number,
+    max: r.max as number,
+    mean: r.mean as number,
+    stddev: r.stddev as number,
+    rawValues: r.raw_values as boolean,
+  }));
+}
+
+/** Percentile values per group: result[g][i] is the value at percentiles[i] (null when the group is empty). */
+export function groupPercentiles(db: Db, sel: Selection, percentiles: readonly number[]): Map<number, (number | null)[]> {
+  const out = new Map<number, (number | null)[]>();
+  for (const row of percentileRows(db, sel, percentiles, null)) {
+    let values = out.get(row.g);
+    if (!values) {
+      values = percentiles.map(() => null);
+      out.set(row.g, values);
+    }
+    values[row.idx] = row.value;
+  }
+  return out;
+}
+
+export interface BucketPercentile {
+  g: number;
+  /** Epoch second at the start of the time bucket (0 without bucketing). */
+  tb: number;
+  /** Index into the requested percentiles. */
+  idx: number;
+  value: number;
+}
+
+/**
+ * Percentiles of the merged histogram of each group, per time bucket of `bucketS` seconds when
+ * given: intervals are merged first, then the percentile is read once per bucket — never an
+ * average or maximum of per-interval or per-client percentiles.
+ */
+export function percentileRows(db: Db, sel: Selection, percentiles: readonly number[], bucketS: number | null): BucketPercentile[] {
+  setSelection(db, sel);
+  const terms = percentiles.map(percentileRankTerms);
+  db.exec('CREATE OR REPLACE TEMP TABLE pct (idx INTEGER, p_down DOUBLE, num DOUBLE, den DOUBLE)');
+  db.insert(
+    'pct',
+    tableFromArrays({
+      idx: Int32Array.from(percentiles, (_, i) => i),
+      p_down: Float64Array.from(terms, (t) => t.pDown),
+      num: Float64Array.from(terms, (t) => t.num),
+      den: Float64Array.from(terms, (t) => t.den),
+    }),
+    false,
+  );
+  const rows = db.query(
+    `WITH ${histCte(sel, bucketS)},
+     c AS MATERIALIZED (
+       SELECT g, tb, lo, width, raw,
+              sum(n) OVER (PARTITION BY g, tb ORDER BY lo ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cum
+       FROM h
+     ),
+     t AS (SELECT g, tb, max(cum) AS total, bool_and(raw) AS raw FROM c GROUP BY g, tb),
+     r AS (
+       SELECT t.g, t.tb, pct.idx,
+              CASE WHEN t.raw
+                THEN greatest(1, (pct.num::HUGEINT * t.total::HUGEINT + pct.den::HUGEINT - 1) // pct.den::HUGEINT)
+                ELSE greatest(1, ceil(pct.p_down / 100.0::DOUBLE * t.total::DOUBLE))::HUGEINT
+              END AS rank
+       FROM t CROSS JOIN pct
+       WHERE t.total > 0
+     )
+     SELECT r.g, r.tb::BIGINT AS tb, r.idx, min(c.lo + c.width - 1)::BIGINT AS value
+     FROM r JOIN c ON c.g = r.g AND c.tb = r.tb AND c.cum >= r.rank
+     GROUP BY r.g, r.tb, r.idx
+     ORDER BY r.g, r.tb, r.idx`,
+    histParams(sel, bucketS),
+  );
+  return rows.map((r) => ({ g: r.g as number, tb: r.tb as number, idx: r.idx as number, value: r.value as number }));
+}
+
+export interface SecondCounts {
+  g: number;
+  /** Epoch second starting the bucket (absolute logs and raw samples) or seconds since the log's origin. */
+  sec: number;
+  ok: number;
+  failed: number;
+}
+
+/**
+ * Operations per second. An interval histogram counts whole in the second holding its start (as
+ * HdrHistogram's log processor assigns intervals); a raw sample in the second of its timestamp.
+ * `op_kind` 'failed' series (READ-FAILED …) count as failed, 'op' as ok; others are not throughput.
+ */
+export function countsPerSecond(db: Db, sel: Selection, bucketS = 1): SecondCounts[] {
+  setSelection(db, sel);
+  const rows = db.query(
+    `WITH x AS (
+       SELECT sel.g, i.start_us // 1000000 // $3::BIGINT * $3::BIGINT AS sec, s.op_kind, sum(i.n) AS n
+       FROM sel JOIN series s ON s.series_id = sel.series_id JOIN intervals i ON i.series_id = sel.series_id
+       WHERE s.op_kind IN ('op', 'failed')
+         AND ($1::BIGINT IS NULL OR i.start_us >= $1::BIGINT) AND ($2::BIGINT IS NULL OR i.start_us < $2::BIGINT)
+       GROUP BY ALL
+       UNION ALL
+       SELECT sel.g, r.t_ms // 1000 // $3::BIGINT * $3::BIGINT AS sec, s.op_kind, count(*) AS n
+       FROM sel JOIN series s ON s.series_id = sel.series_id JOIN samples r ON r.series_id = sel.series_id
+       WHERE s.op_kind IN ('op', 'failed') AND r.t_ms IS NOT NULL
+         AND ($1::BIGINT IS NULL OR r.t_ms * 1000 >= $1::BIGINT) AND ($2::BIGINT IS NULL OR r.t_ms * 1000 < $2::BIGINT)
+       GROUP BY ALL
+     )
+     SELECT g, sec::BIGINT AS sec,
+            coalesce(sum(n) FILTER (WHERE op_kind = 'op'), 0)::BIGINT AS ok,
+            coalesce(sum(n) FILTER (WHERE op_kind = 'failed'), 0)::BIGINT AS failed
+     FROM x GROUP BY g, sec ORDER BY g, sec`,
+    histParams(sel, bucketS),
+  );
+  return rows.map((r) => ({ g: r.g as number, sec: r.sec as number, ok: r.ok as number, failed: r.failed as number }));
+}
+
+export interface Extent {
+  g: number;
+  startUs: number;
+  endUs: number;
+}
+
+/** Time covered per group: earliest interval start to latest interval end (raw: first to last sample). */
+export function groupExtents(db: Db, sel: Selection): Extent[] {
+  setSelection(db, sel);
+  const rows = db.query(
+    `SELECT g, min(a)::BIGINT AS start_us, max(b)::BIGINT AS end_us FROM (
+       SELECT sel.g, i.start_us AS a, i.start_us + i.length_us AS b
+       FROM sel JOIN intervals i ON i.series_id = sel.series_id
+       UNION ALL
+       SELECT sel.g, min(r.t_ms) * 1000, max(r.t_ms) * 1000
+       FROM sel JOIN samples r ON r.series_id = sel.series_id
+       GROUP BY sel.g
+     ) WHERE a IS NOT NULL GROUP BY g ORDER BY g`,
+  );
+  return rows.map((r) => ({ g: r.g as number, startUs: r.start_us as number, endUs: r.end_us as number }));
+}

@@ -1,0 +1,225 @@
+import { tableFromArrays } from 'apache-arrow';
+import { Float64Column } from '../formats/growable.ts';
+import type { RunData } from '../model/grouping.ts';
+import { opKind } from '../model/naming.ts';
+import type {
+  DistributionSeries,
+  HdrPrecision,
+  LatencyUnit,
+  OpKind,
+  OverallSummary,
+  StatusPoint,
+  SummarySeries,
+  YcsbCommandLine,
+} from '../model/types.ts';
+import type { Db } from './db.ts';
+import { refreshSeriesHistograms } from './queries.ts';
+import { SCHEMA_SQL } from './schema.ts';
+
+export type SeriesSource = 'histogram' | 'raw' | 'distribution' | 'summary';
+
+/** What the engine knows about one latency series; the bulk data sits in DuckDB. */
+export interface SeriesInfo {
+  id: number;
+  runId: number;
+  client: string;
+  op: string;
+  kind: OpKind;
+  source: SeriesSource;
+  file: string;
+  unit: LatencyUnit;
+  precision: HdrPrecision | null;
+  timeBase: 'absolute' | 'relative' | null;
+  /** Samples or recorded values. */
+  count: number;
+  /** Summaries and distributions have no rows in DuckDB; they are kept as parsed. */
+  summary?: SummarySeries;
+  distribution?: DistributionSeries;
+}
+
+export interface ClientInfo {
+  name: string;
+  files: string[];
+  commandLine: YcsbCommandLine | null;
+  overall: OverallSummary | null;
+  status: StatusPoint[] | null;
+}
+
+export interface RunInfo {
+  id: number;
+  key: string;
+  label: string;
+  clients: ClientInfo[];
+}
+
+const FLUSH_ROWS = 1 << 20;
+
+/**
+ * Loads grouped runs into DuckDB. Rows are gathered in typed columns and appended in Arrow
+ * batches, so millions of buckets or samples never exist as JS objects.
+ */
+export class Store {
+  runs: RunInfo[] = [];
+  series: SeriesInfo[] = [];
+  private nextIntervalId = 0;
+  private buckets = this.emptyBuckets();
+  private intervals = this.emptyIntervals();
+  private samples = this.emptySamples();
+
+  constructor(readonly db: Db) {
+    for (const sql of SCHEMA_SQL) db.exec(sql);
+  }
+
+  /** Forget everything loaded so far. */
+  clear(): void {
+    for (const t of ['series', 'intervals', 'buckets', 'samples']) this.db.exec(`DELETE FROM ${t}`);
+    refreshSeriesHistograms(this.db);
+    this.runs = [];
+    this.series = [];
+    this.nextIntervalId = 0;
+  }
+
+  addRuns(runs: readonly RunData[]): void {
+    const firstSeries = this.series.length;
+    for (const run of runs) {
+      const runId = this.runs.length;
+      this.runs.push({
+        id: runId,
+        key: run.key,
+        label: run.label,
+        clients: run.clients.map((c) => ({
+          name: c.name,
+          files: c.files,
+          commandLine: c.commandLine,
+          overall: c.overall,
+          status: c.status,
+        })),
+      });
+      for (const client of run.clients) {
+        for (const { file, data } of client.series) {
+          const info: SeriesInfo = {
+            id: this.series.length,
+            runId,
+            client: client.name,
+            op: data.op,
+            kind: opKind(data.op),
+            source: data.kind,
+            file,
+            unit: data.unit,
+            precision: data.kind === 'histogram' ? data.precision : data.kind === 'distribution' ? data.precision : null,
+            timeBase: data.kind === 'histogram' ? data.timeBase : data.kind === 'raw' ? 'absolute' : null,
+            count: 0,
+          };
+          if (data.kind === 'histogram') {
+            for (const interval of data.intervals) {
+              const intervalId = this.nextIntervalId++;
+              const h = interval.histogram;
+              this.intervals.id.push(intervalId);
+              this.intervals.series.push(info.id);
+              this.intervals.start.push(interval.startUs);
+              this.intervals.length.push(interval.lengthUs);
+              this.intervals.n.push(h.totalCount);
+              info.count += h.totalCount;
+              for (let i = 0; i < h.lo.length; i++) {
+                this.buckets.interval.push(intervalId);
+                this.buckets.lo.push(h.lo[i] as number);
+                this.buckets.width.push(h.width[i] as number);
+                this.buckets.n.push(h.count[i] as number);
+              }
+              if (this.buckets.n.length >= FLUSH_ROWS) this.flush();
+            }
+          } else if (data.kind === 'raw') {
+            for (let i = 0; i < data.latency.length; i++) {
+              this.samples.series.push(info.id);
+              const t = data.timeMs[i] as number;
+              this.samples.time.push(Number.isFinite(t) ? Math.floor(t) : Number.NaN);
+              this.samples.lat.push(data.latency[i] as number);
+            }
+            info.count = data.latency.length;
+            if (this.samples.lat.length >= FLUSH_ROWS) this.flush();
+          } else if (data.kind === 'distribution') {
+            info.distribution = data;
+            info.count = data.totalCount;
+          } else {
+            info.summary = data;
+            info.count = data.count;
+          }
+          this.series.push(info);
+        }
+      }
+    }
+    this.flush();
+    refreshSeriesHistograms(this.db);
+    const added = this.series.slice(firstSeries);
+    this.db.insert(
+      'series',
+      tableFromArrays({
+        series_id: Int32Array.from(added, (s) => s.id),
+        run_id: Int32Array.from(added, (s) => s.runId),
+        client: added.map((s) => s.client),
+        op: added.map((s) => s.op),
+        op_kind: added.map((s) => s.kind),
+        source: added.map((s) => s.source),
+        file: added.map((s) => s.file),
+      }),
+      false,
+    );
+  }
+
+  private flush(): void {
+    if (this.intervals.id.length > 0) {
+      this.db.insert(
+        'intervals',
+        tableFromArrays({
+          interval_id: this.intervals.id.finish(),
+          series_id: this.intervals.series.finish(),
+          start_us: this.intervals.start.finish(),
+          length_us: this.intervals.length.finish(),
+          n: this.intervals.n.finish(),
+        }),
+        false,
+      );
+      this.intervals = this.emptyIntervals();
+    }
+    if (this.buckets.n.length > 0) {
+      this.db.insert(
+        'buckets',
+        tableFromArrays({
+          interval_id: this.buckets.interval.finish(),
+          lo: this.buckets.lo.finish(),
+          width: this.buckets.width.finish(),
+          n: this.buckets.n.finish(),
+        }),
+        false,
+      );
+      this.buckets = this.emptyBuckets();
+    }
+    if (this.samples.lat.length > 0) {
+      // NaN marks a missing time; DuckDB would refuse to cast it, so it becomes NULL.
+      const time = this.samples.time.finish();
+      const hasMissing = time.some((t) => Number.isNaN(t));
+      this.db.insert(
+        hasMissing ? 'samples_staging' : 'samples',
+        tableFromArrays({ series_id: this.samples.series.finish(), t_ms: time, lat: this.samples.lat.finish() }),
+        hasMissing,
+      );
+      if (hasMissing) {
+        this.db.exec(
+          `INSERT INTO samples SELECT series_id, CASE WHEN isnan(t_ms) THEN NULL ELSE t_ms END, lat FROM samples_staging;
+           DROP TABLE samples_staging`,
+        );
+      }
+      this.samples = this.emptySamples();
+    }
+  }
+
+  private emptyBuckets() {
+    return { interval: new Float64Column(), lo: new Float64Column(), width: new Float64Column(), n: new Float64Column() };
+  }
+  private emptyIntervals() {
+    return { id: new Float64Column(), series: new Float64Column(), start: new Float64Column(), length: new Float64Column(), n: new Float64Column() };
+  }
+  private emptySamples() {
+    return { series: new Float64Column(), time: new Float64Column(), lat: new Float64Column() };
+  }
+}

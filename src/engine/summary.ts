@@ -1,0 +1,328 @@
+import { minFromDistribution, percentileFromDistribution } from '../model/distribution.ts';
+import { opKind } from '../model/naming.ts';
+import type { OpKind } from '../model/types.ts';
+import { groupExtents, groupPercentiles, groupStats, type GroupStats } from './queries.ts';
+import type { RunInfo, SeriesInfo, SeriesSource, Store } from './store.ts';
+
+/**
+ * Per run and operation: the merged figures across clients, computed the only correct way
+ * (summed histogram buckets, or nearest rank over all raw samples), beside the naive figures
+ * people usually publish (max / mean of client percentiles), and honest bounds where only
+ * per-client summaries exist.
+ */
+
+export const PERCENTILES = [50, 90, 95, 99, 99.9, 99.99] as const;
+export type PercentileKey = 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'p99.99';
+export const PERCENTILE_KEYS: readonly PercentileKey[] = PERCENTILES.map((p) => `p${p}` as PercentileKey);
+
+export interface Bound {
+  min: number;
+  max: number;
+}
+
+export interface Figures {
+  count: number;
+  mean: number | null;
+  stddev: number | null;
+  min: number | null;
+  max: number | null;
+  p50: number | null;
+  p90: number | null;
+  p95: number | null;
+  p99: number | null;
+  'p99.9': number | null;
+  'p99.99': number | null;
+  /** Where a figure cannot be known exactly, the interval it lies in. */
+  bounds?: Partial<Record<PercentileKey | 'mean', Bound>>;
+}
+
+export interface ClientFigures extends Figures {
+  client: string;
+  file: string;
+  source: SeriesSource;
+  exact: boolean;
+}
+
+export interface OpSummary extends Figures {
+  source: SeriesSource | 'mixed';
+  exact: boolean;
+  /** Why the figures could not be merged exactly, when they could not. */
+  note?: string;
+  naive: { maxClientP95: number | null; maxClientP99: number | null; meanClientP99: number | null };
+  perClient: ClientFigures[];
+}
+
+export interface RunSummary {
+  id: number;
+  label: string;
+  dir: string;
+  clients: { client: string; files: string[] }[];
+  /** Per-client `-target` ops/s from the YCSB command line; null when unthrottled or unknown. */
+  target: number | null;
+  threadsPerClient: number | null;
+  db: string | null;
+  workload: string | null;
+  properties: Record<string, string>;
+  startEpochMs: number | null;
+  endEpochMs: number | null;
+  durationS: number | null;
+  /** Operations (failed included; CLEANUP and Intended-* excluded) per second over the run. */
+  throughput: number | null;
+  totalOps: number;
+  ops: Record<string, OpSummary>;
+}
+
+const SOURCE_PREFERENCE: readonly SeriesSource[] = ['raw', 'histogram', 'distribution', 'summary'];
+
+function emptyFigures(count: number): Figures {
+  return { count, mean: null, stddev: null, min: null, max: null, p50: null, p90: null, p95: null, p99: null, 'p99.9': null, 'p99.99': null };
+}
+
+function figuresFromStats(stats: GroupStats | undefined, values: (number | null)[] | undefined): Figures {
+  const f = emptyFigures(stats?.count ?? 0);
+  if (!stats || stats.count === 0) return f;
+  f.mean = stats.mean;
+  f.stddev = stats.stddev;
+  f.min = stats.min;
+  f.max = stats.max;
+  PERCENTILE_KEYS.forEach((k, i) => (f[k] = values?.[i] ?? null));
+  return f;
+}
+
+function figuresFromDistribution(s: SeriesInfo): { figures: Figures; exact: boolean } {
+  const d = s.distribution;
+  if (!d) return { figures: emptyFigures(0), exact: false };
+  const f = emptyFigures(d.totalCount);
+  f.mean = d.mean;
+  f.stddev = d.stddev;
+  f.min = minFromDistribution(d);
+  f.max = d.max;
+  let exact = true;
+  const bounds: NonNullable<Figures['bounds']> = {};
+  PERCENTILES.forEach((p, i) => {
+    const key = PERCENTILE_KEYS[i] as PercentileKey;
+    const v = percentileFromDistribution(d, p);
+    if (!v) return;
+    if (v.exact) f[key] = v.value;
+    else {
+      exact = false;
+      bounds[key] = { min: v.low, max: v.high };
+    }
+  });
+  if (!exact) f.bounds = bounds;
+  return { figures: f, exact };
+}
+
+/** A YCSB summary block: only what the client printed; its percentiles follow YCSB's own rules. */
+function figuresFromSummary(s: SeriesInfo): Figures {
+  const sum = s.summary;
+  if (!sum) return emptyFigures(0);
+  const f = emptyFigures(sum.count);
+  f.mean = sum.mean;
+  f.min = sum.min;
+  f.max = sum.max;
+  for (const k of PERCENTILE_KEYS) f[k] = sum.percentiles[k] ?? null;
+  return f;
+}
+
+/** Merge what cannot be merged exactly: sums and weighted means are exact; percentiles only bounded. */
+function boundedMerge(clients: readonly Figures[]): Figures {
+  const count = clients.reduce((a, c) => a + c.count, 0);
+  const f = emptyFigures(count);
+  const withMean = clients.filter((c) => c.mean !== null && c.count > 0);
+  if (withMean.length === clients.length && count > 0) f.mean = withMean.reduce((a, c) => a + (c.mean as number) * c.count, 0) / count;
+  const mins = clients.map((c) => c.min).filter((v): v is number => v !== null);
+  const maxs = clients.map((c) => c.max).filter((v): v is number => v !== null);
+  if (mins.length === clients.length && mins.length > 0) f.min = Math.min(...mins);
+  if (maxs.length === clients.length && maxs.length > 0) f.max = Math.max(...maxs);
+  const bounds: NonNullable<Figures['bounds']> = {};
+  for (const k of PERCENTILE_KEYS) {
+    const lows = clients.map((c) => c[k] ?? c.bounds?.[k]?.min ?? null);
+    const highs = clients.map((c) => c[k] ?? c.bounds?.[k]?.max ?? null);
+    if (lows.every((v) => v !== null) && highs.every((v) => v !== null) && lows.length > 0) {
+      bounds[k] = { min: Math.min(...(lows as number[])), max: Math.max(...(highs as number[])) };
+    }
+  }
+  f.bounds = bounds;
+  return f;
+}
+
+function naive(perClient: readonly ClientFigures[]): OpSummary['naive'] {
+  const p95 = perClient.map((c) => c.p95).filter((v): v is number => v !== null);
+  const p99 = perClient.map((c) => c.p99).filter((v): v is number => v !== null);
+  return {
+    maxClientP95: p95.length ? Math.max(...p95) : null,
+    maxClientP99: p99.length ? Math.max(...p99) : null,
+    meanClientP99: p99.length ? p99.reduce((a, b) => a + b, 0) / p99.length : null,
+  };
+}
+
+const KIND_ORDER: Record<OpKind, number> = { op: 0, failed: 1, intended: 2, cleanup: 3 };
+
+/** Operations first, then their failures, the intended (coordinated-omission-corrected) ones, cleanup. */
+function opOrder(op: string): number {
+  return KIND_ORDER[opKind(op)];
+}
+
+function precisionKey(s: SeriesInfo): string {
+  return s.precision ? `${s.precision.significantDigits}/${s.precision.lowestDiscernibleValue}` : 'exact';
+}
+
+/** For each client and operation, the best series: raw samples, then histograms, then the rest. */
+function chooseSeries(series: readonly SeriesInfo[]): Map<string, SeriesInfo[]> {
+  const best = new Map<string, SeriesInfo>();
+  for (const s of series) {
+    const key = `${s.op}\u0000${s.client}`;
+    const current = best.get(key);
+    if (!current || SOURCE_PREFERENCE.indexOf(s.source) < SOURCE_PREFERENCE.indexOf(current.source)) best.set(key, s);
+  }
+  const byOp = new Map<string, SeriesInfo[]>();
+  for (const s of best.values()) {
+    const list = byOp.get(s.op) ?? [];
+    list.push(s);
+    byOp.set(s.op, list);
+  }
+  for (const list of byOp.values()) list.sort((a, b) => a.client.localeCompare(b.client, 'en', { numeric: true }));
+  return byOp;
+}
+
+/** Why a set of series cannot be summed bucket by bucket, or null when it can. */
+function mergeRefusal(list: readonly SeriesInfo[]): string | null {
+  const sources = new Set(list.map((s) => s.source));
+  if (sources.size > 1) return `clients mix ${[...sources].join(' and ')} data; only bounds can be given`;
+  const source = list[0]?.source;
+  if (source === 'summary') return 'only per-client summaries exist: percentiles cannot be merged, only bounded';
+  if (source === 'distribution') return list.length > 1 ? 'percentile distributions cannot be merged, only bounded' : null;
+  const units = new Set(list.map((s) => s.unit));
+  if (units.size > 1) return `clients record in different units (${[...units].join(', ')})`;
+  const precisions = new Set(list.map(precisionKey));
+  if (precisions.size > 1) return `histograms have different precision (${[...precisions].join(' vs ')}); buckets cannot be summed`;
+  return null;
+}
+
+export interface SummaryOptions {
+  fromUs?: number | null;
+  toUs?: number | null;
+}
+
+export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSummary[] {
+  // Groups: one per (run, op) for the merge and one per (run, op, client) for the breakdown.
+  const mergedGroup: { run: RunInfo; op: string; series: SeriesInfo[] }[] = [];
+  const clientGroup: SeriesInfo[] = [];
+  for (const run of store.runs) {
+    const byOp = chooseSeries(store.series.filter((s) => s.runId === run.id));
+    for (const [op, list] of byOp) {
+      mergedGroup.push({ run, op, series: list });
+      clientGroup.push(...list);
+    }
+  }
+  const dbBacked = (s: SeriesInfo): boolean => s.source === 'histogram' || s.source === 'raw';
+  const window = { fromUs: options.fromUs ?? null, toUs: options.toUs ?? null };
+
+  const clientSel = clientGroup.filter(dbBacked);
+  const clientSelection = { seriesIds: clientSel.map((s) => s.id), groups: clientSel.map((s) => s.id), ...window };
+  const clientStats = new Map(groupStats(store.db, clientSelection).map((s) => [s.g, s]));
+  const clientPct = groupPercentiles(store.db, clientSelection, PERCENTILES);
+
+  const mergeable = mergedGroup.map((m, g) => ({ ...m, g, refusal: mergeRefusal(m.series) }));
+  const mergedSel = mergeable.filter((m) => m.refusal === null && m.series.every(dbBacked));
+  const mergedSelection = {
+    seriesIds: mergedSel.flatMap((m) => m.series.map((s) => s.id)),
+    groups: mergedSel.flatMap((m) => m.series.map(() => m.g)),
+    ...window,
+  };
+  const mergedStats = new Map(groupStats(store.db, mergedSelection).map((s) => [s.g, s]));
+  const mergedPct = groupPercentiles(store.db, mergedSelection, PERCENTILES);
+
+  // Run extent and throughput: every op/failed series with time, whatever was chosen for latency.
+  const timed = store.series.filter((s) => dbBacked(s) && (s.kind === 'op' || s.kind === 'failed'));
+  const extents = new Map(
+    groupExtents(store.db, { seriesIds: timed.map((s) => s.id), groups: timed.map((s) => s.runId) }).map((e) => [e.g, e]),
+  );
+
+  const runs: RunSummary[] = store.runs.map((run) => {
+    const ops: Record<string, OpSummary> = {};
+    const ofRun = mergeable.filter((x) => x.run.id === run.id).sort((a, b) => opOrder(a.op) - opOrder(b.op) || a.op.localeCompare(b.op));
+    for (const m of ofRun) {
+      const perClient: ClientFigures[] = m.series.map((s) => {
+        if (dbBacked(s)) {
+          return { client: s.client, file: s.file, source: s.source, exact: true, ...figuresFromStats(clientStats.get(s.id), clientPct.get(s.id)) };
+        }
+        if (s.source === 'distribution') {
+          const { figures, exact } = figuresFromDistribution(s);
+          return { client: s.client, file: s.file, source: s.source, exact, ...figures };
+        }
+        return { client: s.client, file: s.file, source: s.source, exact: false, ...figuresFromSummary(s) };
+      });
+      const source = new Set(m.series.map((s) => s.source)).size === 1 ? (m.series[0]?.source ?? 'summary') : 'mixed';
+      let merged: Figures;
+      let exact: boolean;
+      if (m.refusal === null && m.series.every(dbBacked)) {
+        merged = figuresFromStats(mergedStats.get(m.g), mergedPct.get(m.g));
+        exact = true;
+      } else if (m.refusal === null && perClient.length === 1 && perClient[0]) {
+        const { client: _c, file: _f, source: _s, exact: single, ...figures } = perClient[0];
+        merged = figures;
+        exact = single;
+      } else {
+        merged = boundedMerge(perClient);
+        exact = false;
+      }
+      ops[m.op] = {
+        ...merged,
+        source,
+        exact,
+        ...(m.refusal ? { note: m.refusal } : {}),
+        naive: naive(perClient),
+        perClient,
+      };
+    }
+
+    const cmd = run.clients.find((c) => c.commandLine)?.commandLine ?? null;
+    const extent = extents.get(run.id);
+    const throughputOps = Object.entries(ops)
+      .filter(([, o]) => o.perClient.length > 0)
+      .filter(([op]) => {
+        const kind = store.series.find((s) => s.runId === run.id && s.op === op)?.kind;
+        return kind === 'op' || kind === 'failed';
+      })
+      .reduce((a, [, o]) => a + o.count, 0);
+    let startEpochMs: number | null = null;
+    let endEpochMs: number | null = null;
+    let durationS: number | null = null;
+    let throughput: number | null = null;
+    if (extent && extent.endUs > extent.startUs) {
+      startEpochMs = extent.startUs / 1000;
+      endEpochMs = extent.endUs / 1000;
+      durationS = (extent.endUs - extent.startUs) / 1e6;
+      throughput = throughputOps / durationS;
+    } else {
+      // Summaries only: YCSB's own per-client throughput adds up; run time is the longest client's.
+      const overall = run.clients.map((c) => c.overall).filter((o) => o !== null);
+      if (overall.length > 0 && overall.every((o) => o.throughputOpsPerS !== null)) {
+        throughput = overall.reduce((a, o) => a + (o.throughputOpsPerS as number), 0);
+        const times = overall.map((o) => o.runTimeMs).filter((t): t is number => t !== null);
+        durationS = times.length ? Math.max(...times) / 1000 : null;
+      }
+    }
+    const workload = cmd?.workloadFiles.length ? cmd.workloadFiles.map((w) => w.split('/').pop()).join('+') : null;
+    return {
+      id: run.id,
+      label: run.label,
+      dir: run.key,
+      clients: run.clients.map((c) => ({ client: c.name, files: [...c.files].sort() })),
+      target: cmd?.target ?? null,
+      threadsPerClient: cmd?.threads ?? null,
+      db: cmd?.db ?? null,
+      workload,
+      properties: cmd?.properties ?? {},
+      startEpochMs,
+      endEpochMs,
+      durationS,
+      throughput,
+      totalOps: throughputOps,
+      ops,
+    };
+  });
+  return runs;
+}

@@ -1,0 +1,142 @@
+/// <reference lib="webworker" />
+import { CancelledError, isFailed, isUnrecognised, readFile } from '../formats/registry.ts';
+import { groupIntoRuns } from '../model/grouping.ts';
+import type { ParsedFile, ParseIssue } from '../model/types.ts';
+import { analyseStore } from './analyse.ts';
+import { openBrowserDb } from './browser-db.ts';
+import { runChartQuery } from './chart-queries.ts';
+import type { InputFile, LoadProgress, LoadResult, WorkerEvent, WorkerRequest } from './protocol.ts';
+import { Store } from './store.ts';
+
+/**
+ * The engine worker: reads files (streamed, never copied whole into memory), parses them, loads
+ * DuckDB and answers queries, so the UI thread only renders.
+ */
+
+declare const self: DedicatedWorkerGlobalScope;
+
+const post = (e: WorkerEvent): void => self.postMessage(e);
+const PROGRESS_INTERVAL_MS = 100;
+
+const ready = (async () => {
+  const t0 = performance.now();
+  const db = await openBrowserDb();
+  post({ id: 0, type: 'ready', startupMs: performance.now() - t0 });
+  return new Store(db);
+})();
+ready.catch((e: unknown) => post({ id: 0, type: 'fatal', message: `the query engine failed to start: ${String(e)}` }));
+
+let parsed: ParsedFile[] = [];
+let fileErrors: ParseIssue[] = [];
+/** Files that are not benchmark results at all (a README in a dropped folder): listed, not errors. */
+let ignored: string[] = [];
+const aborts = new Map<number, AbortController>();
+
+async function* streamOf(input: InputFile, signal: AbortSignal): AsyncIterable<Uint8Array> {
+  let body: ReadableStream<Uint8Array> | null;
+  if (input.file) body = input.file.stream();
+  else if (input.url) {
+    const response = await fetch(input.url, { credentials: 'omit', signal, referrerPolicy: 'no-referrer' });
+    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
+    body = response.body;
+  } else body = null;
+  if (!body) return;
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+async function load(id: number, files: InputFile[], replace: boolean, store: Store): Promise<LoadResult> {
+  const controller = new AbortController();
+  aborts.set(id, controller);
+  if (replace) {
+    parsed = [];
+    fileErrors = [];
+    ignored = [];
+  }
+  const loadedFiles: string[] = [];
+  let cancelled = false;
+  try {
+    for (const input of files) {
+      let last = 0;
+      const progress = (p: Omit<LoadProgress, 'done' | 'path'>, done = false, error?: string): void => {
+        const now = performance.now();
+        if (!done && now - last < PROGRESS_INTERVAL_MS) return;
+        last = now;
+        post({ id, type: 'progress', progress: { path: input.path, ...p, done, ...(error ? { error } : {}) } });
+      };
+      const totalBytes = input.file?.size ?? null;
+      try {
+        const outcome = await readFile(input.path, streamOf(input, controller.signal), {
+          signal: controller.signal,
+          ...(totalBytes !== null ? { totalBytes } : {}),
+          onProgress: (p) => progress(p),
+        });
+        if (isFailed(outcome) && isUnrecognised(outcome)) {
+          ignored.push(input.path);
+          progress({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true);
+        } else if (isFailed(outcome)) {
+          fileErrors.push(...outcome.errors);
+          progress({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true, outcome.errors[0]?.message);
+        } else {
+          parsed = parsed.filter((f) => f.path !== outcome.path).concat(outcome);
+          fileErrors.push(...outcome.errors);
+          loadedFiles.push(input.path);
+          progress({ bytesRead: totalBytes ?? 0, totalBytes, lines: outcome.lines }, true);
+        }
+      } catch (e) {
+        if (e instanceof CancelledError || controller.signal.aborted) throw new CancelledError();
+        const message = `${input.path}: ${e instanceof Error ? e.message : String(e)}`;
+        fileErrors.push({ file: input.path, line: 0, message });
+        progress({ bytesRead: 0, totalBytes, lines: 0 }, true, message);
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof CancelledError)) throw e;
+    cancelled = true;
+  } finally {
+    aborts.delete(id);
+  }
+  store.clear();
+  store.addRuns(groupIntoRuns(parsed));
+  return { analysis: analyseStore(store, fileErrors, ignored), loadedFiles, cancelled };
+}
+
+async function handle(req: WorkerRequest): Promise<unknown> {
+  if (req.type === 'cancel') {
+    const controller = aborts.get(req.target);
+    controller?.abort();
+    return controller !== undefined;
+  }
+  const store = await ready;
+  switch (req.type) {
+    case 'load':
+      return load(req.id, req.files, req.replace, store);
+    case 'clear':
+      parsed = [];
+      fileErrors = [];
+      ignored = [];
+      store.clear();
+      return true;
+    case 'analyse':
+      return analyseStore(store, fileErrors, ignored, { fromUs: req.fromUs ?? null, toUs: req.toUs ?? null });
+    case 'chart':
+      return runChartQuery(store, req.query);
+  }
+}
+
+self.onmessage = (event: MessageEvent<WorkerRequest>) => {
+  const req = event.data;
+  const t0 = performance.now();
+  handle(req).then(
+    (value) => post({ id: req.id, type: 'result', value, elapsedMs: performance.now() - t0 }),
+    (e: unknown) => post({ id: req.id, type: 'error', message: e instanceof Error ? e.message : String(e) }),
+  );
+};
