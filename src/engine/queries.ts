@@ -30,14 +30,19 @@ export interface GroupStats {
 
 /**
  * Percentile ranks. HdrHistogram groups use HdrHistogram 2.2.2's rule bit for bit (the percentile
- * moved down one ulp, then ceil of the fraction of the count in double arithmetic); raw groups use
+ * moved down one ulp, then ceil((p × count) / 100) in double arithmetic, in that order); raw groups use
  * the exact nearest rank ⌈p/100 · n⌉ with integers, from the decimal digits of p.
  */
-export function percentileRankTerms(p: number): { pDown: number; num: number; den: number } {
+export function percentileRankTerms(p: number): { pDown: number; num: string; den: string } {
   if (!(p > 0 && p <= 100)) throw new RangeError(`percentile ${p} must be in (0, 100]`);
-  const [intPart = '0', frac = ''] = String(p).split('.');
-  if (/e/i.test(String(p)) || frac.length > 10) throw new RangeError(`percentile ${p} has too many decimals`);
-  return { pDown: nextDown(p), num: Number(intPart + frac), den: 100 * 10 ** frac.length };
+  // The shortest decimal that reads back as p (what the user typed), as an exact fraction.
+  const [mantissa = '0', exponentText = '0'] = String(p).toLowerCase().split('e');
+  const [intPart = '0', frac = ''] = mantissa.split('.');
+  const scale = frac.length - Number(exponentText);
+  const digits = BigInt(intPart + frac);
+  const num = scale >= 0 ? digits : digits * 10n ** BigInt(-scale);
+  const den = 100n * 10n ** BigInt(Math.max(0, scale));
+  return { pDown: nextDown(p), num: num.toString(), den: den.toString() };
 }
 
 function setSelection(db: Db, sel: Selection): void {
@@ -161,14 +166,14 @@ export interface BucketPercentile {
 export function percentileRows(db: Db, sel: Selection, percentiles: readonly number[], bucketS: number | null): BucketPercentile[] {
   setSelection(db, sel);
   const terms = percentiles.map(percentileRankTerms);
-  db.exec('CREATE OR REPLACE TEMP TABLE pct (idx INTEGER, p_down DOUBLE, num DOUBLE, den DOUBLE)');
+  db.exec('CREATE OR REPLACE TEMP TABLE pct (idx INTEGER, p_down DOUBLE, num VARCHAR, den VARCHAR)');
   db.insert(
     'pct',
     tableFromArrays({
       idx: Int32Array.from(percentiles, (_, i) => i),
       p_down: Float64Array.from(terms, (t) => t.pDown),
-      num: Float64Array.from(terms, (t) => t.num),
-      den: Float64Array.from(terms, (t) => t.den),
+      num: terms.map((t) => t.num),
+      den: terms.map((t) => t.den),
     }),
     false,
   );
@@ -184,7 +189,7 @@ export function percentileRows(db: Db, sel: Selection, percentiles: readonly num
        SELECT t.g, t.tb, pct.idx,
               CASE WHEN t.raw
                 THEN greatest(1, (pct.num::HUGEINT * t.total::HUGEINT + pct.den::HUGEINT - 1) // pct.den::HUGEINT)
-                ELSE greatest(1, ceil(pct.p_down / 100.0::DOUBLE * t.total::DOUBLE))::HUGEINT
+                ELSE greatest(1, ceil((pct.p_down * t.total::DOUBLE) / 100.0::DOUBLE))::HUGEINT
               END AS rank
        FROM t CROSS JOIN pct
        WHERE t.total > 0

@@ -16,7 +16,7 @@ export type DistributionPercentile =
 export function percentileFromDistribution(d: DistributionSeries, percentile: number): DistributionPercentile | null {
   if (d.totalCount === 0 || d.rows.length === 0) return null;
   const requested = Math.min(Math.max(nextDown(percentile), 0), 100);
-  const rank = Math.max(1, Math.ceil((requested / 100) * d.totalCount));
+  const rank = Math.max(1, Math.ceil((requested * d.totalCount) / 100));
   const i = d.rows.findIndex((r) => r.totalCount >= rank);
   const row = d.rows[i];
   if (!row) return null;

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { decodeState, DEFAULT_STATE, encodeState, isLoadableReference, type ViewState } from '../../src/state/view-state.ts';
+
+describe('view state in the URL fragment', () => {
+  it('the default view is an empty fragment', () => {
+    expect(encodeState(DEFAULT_STATE)).toBe('');
+    expect(decodeState('').state).toEqual(DEFAULT_STATE);
+  });
+
+  it('round-trips every field, leaving defaults out', () => {
+    const state: ViewState = {
+      ...DEFAULT_STATE,
+      files: ['sample-results/a/client1-READ.hdr', 'https://example.org/r/b.hdr'],
+      chart: 'throughput',
+      percentile: 99.9,
+      op: 'READ',
+      xAxis: 'utilisation',
+      capacity: { ScyllaDB: 120000 },
+      sla: 'p95 of READ <= 10 ms',
+      includeFailed: true,
+      theme: 'dark',
+      focus: ['run/a'],
+      events: '30,node added',
+      cost: { itemBytes: 2000, consistency: 'eventual', nodes: 3, nodeHourly: 2.5 },
+      runs: { 'run/a': { system: 'ScyllaDB <b>', nodes: 3, hidden: true } },
+    };
+    const fragment = encodeState(state);
+    expect(decodeState(`#${fragment}`)).toEqual({ state, notices: [] });
+    expect(fragment).toContain('v=1');
+    expect(encodeState({ ...DEFAULT_STATE, chart: 'cost' })).toBe('chart=cost&v=1');
+  });
+
+  it('falls back to defaults with a notice for bad values', () => {
+    const { state, notices } = decodeState('#chart=pie&p=120&x=sideways&theme=neon&runs=%7Bbad&cost=%7B%22itemBytes%22%3A-1%7D&v=1');
+    expect(state).toEqual(DEFAULT_STATE);
+    expect(notices).toHaveLength(6);
+  });
+
+  it('refuses links of a version it does not know, and upgrades none silently', () => {
+    const { state, notices } = decodeState('#v=99&chart=cost');
+    expect(state).toEqual(DEFAULT_STATE);
+    expect(notices[0]).toMatch(/version/);
+  });
+
+  it('loads only relative paths and http(s) URLs', () => {
+    expect(isLoadableReference('sample-results/a.hdr')).toBe(true);
+    expect(isLoadableReference('https://host/a.hdr')).toBe(true);
+    for (const bad of ['javascript:alert(1)', 'data:text/plain,x', 'file:///etc/passwd', '//evil.example/a']) expect(isLoadableReference(bad)).toBe(false);
+    const { state, notices } = decodeState('#files=a.hdr,javascript:alert(1)');
+    expect(state.files).toEqual(['a.hdr']);
+    expect(notices).toHaveLength(1);
+  });
+});
