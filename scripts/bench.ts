@@ -63,9 +63,9 @@ try {
   const run = analysis.runs[0];
   const store = new Store(await openNodeDb());
   store.addRuns(groupIntoRuns(hdrLoaded.files));
-  const mid = run?.startEpochMs !== null && run?.endEpochMs !== null && run ? ((run.startEpochMs + run.endEpochMs) / 2) * 1000 : null;
+  const half = run?.durationS ? run.durationS / 2 : null;
   t0 = performance.now();
-  summarizeRuns(store, { fromUs: mid, toUs: null });
+  summarizeRuns(store, { window: { fromS: half, toS: null } });
   const requeryMs = performance.now() - t0;
 
   const result = {

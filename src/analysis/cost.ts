@@ -101,7 +101,8 @@ export function unitsPerOperation(itemBytes: number, consistency: Consistency): 
   }
 }
 
-export function compareCosts(input: CostInput): CostComparison {
+/** DynamoDB's monthly cost for a workload, provisioned and on demand; needs no cluster price. */
+export function dynamoDbCosts(input: Omit<CostInput, 'cluster'>): Pick<CostComparison, 'dynamodbProvisioned' | 'dynamodbOnDemand'> {
   requireNonNegative('readsPerS', input.readsPerS);
   requireNonNegative('writesPerS', input.writesPerS);
   requireNonNegative('storageGb', input.storageGb);
@@ -123,6 +124,11 @@ export function compareCosts(input: CostInput): CostComparison {
     ((readUnitsPerS * SECONDS_PER_MONTH) / 1e6) * prices.perMillionReads,
     storage,
   );
+  return { dynamodbProvisioned, dynamodbOnDemand };
+}
+
+export function compareCosts(input: CostInput): CostComparison {
+  const { dynamodbProvisioned, dynamodbOnDemand } = dynamoDbCosts(input);
   const clusterTotal = clusterMonthlyCost(input.cluster);
   return {
     dynamodbProvisioned,

@@ -12,9 +12,13 @@ import type { Db } from './db.ts';
 export interface Selection {
   seriesIds: readonly number[];
   groups: readonly number[];
-  /** Optional time window, epoch µs, half-open [fromUs, toUs). Intervals count whole by their start. */
-  fromUs?: number | null;
-  toUs?: number | null;
+  /**
+   * Optional time window per series (aligned with seriesIds), half-open [from, to) in the series'
+   * own time (epoch µs for absolute logs); null = unbounded. Intervals count whole by their start.
+   * Per series because each run has its own start: "the first minute" means a different instant for each.
+   */
+  fromUs?: readonly (number | null)[];
+  toUs?: readonly (number | null)[];
 }
 
 export interface GroupStats {
@@ -46,53 +50,64 @@ export function percentileRankTerms(p: number): { pDown: number; num: string; de
 }
 
 function setSelection(db: Db, sel: Selection): void {
-  db.exec('CREATE OR REPLACE TEMP TABLE sel (series_id INTEGER, g INTEGER)');
-  db.insert('sel', tableFromArrays({ series_id: Int32Array.from(sel.seriesIds), g: Int32Array.from(sel.groups) }), false);
+  // NaN stands for "unbounded" in the Arrow columns and becomes NULL in the table.
+  const bound = (list: readonly (number | null)[] | undefined) => Float64Array.from(sel.seriesIds, (_, i) => list?.[i] ?? Number.NaN);
+  db.insert('sel_input', tableFromArrays({ series_id: Int32Array.from(sel.seriesIds), g: Int32Array.from(sel.groups), from_us: bound(sel.fromUs), to_us: bound(sel.toUs) }), true);
+  db.exec(`CREATE OR REPLACE TEMP TABLE sel AS
+    SELECT series_id, g,
+           CASE WHEN isnan(from_us) THEN NULL ELSE from_us::BIGINT END AS from_us,
+           CASE WHEN isnan(to_us) THEN NULL ELSE to_us::BIGINT END AS to_us
+    FROM sel_input;
+    DROP TABLE sel_input`);
 }
 
-/** Parameters $1, $2 (window) and $3 (time bucket in seconds, or null for none) of the histogram CTEs. */
-function histParams(sel: Selection, bucketS: number | null = null): [number | null, number | null, number | null] {
-  return [sel.fromUs ?? null, sel.toUs ?? null, bucketS];
+function windowed(sel: Selection): boolean {
+  return [...(sel.fromUs ?? []), ...(sel.toUs ?? [])].some((v) => v !== null && v !== undefined);
+}
+
+/** Parameter $1 of the histogram CTEs: the time bucket in seconds, or null for none. */
+function histParams(bucketS: number | null = null): [number | null] {
+  return [bucketS];
 }
 
 /**
  * Buckets of the selection, summed per group and time bucket: (g, tb, lo, width, n, raw). `tb` is
- * the epoch second starting the time bucket ($3 seconds wide), or 0 when $3 is null.
+ * the epoch second starting the time bucket ($1 seconds wide), or 0 when $1 is null.
  */
 const HIST_FROM_ROWS = `
   h AS MATERIALIZED (
-    SELECT sel.g, CASE WHEN $3::BIGINT IS NULL THEN 0 ELSE i.start_us // 1000000 // $3::BIGINT * $3::BIGINT END AS tb,
+    SELECT sel.g, CASE WHEN $1::BIGINT IS NULL THEN 0 ELSE i.start_us // 1000000 // $1::BIGINT * $1::BIGINT END AS tb,
            b.lo, b.width, sum(b.n)::BIGINT AS n, false AS raw
     FROM sel
     JOIN intervals i ON i.series_id = sel.series_id
     JOIN buckets b ON b.interval_id = i.interval_id
-    WHERE ($1::BIGINT IS NULL OR i.start_us >= $1::BIGINT) AND ($2::BIGINT IS NULL OR i.start_us < $2::BIGINT)
+    WHERE (sel.from_us IS NULL OR i.start_us >= sel.from_us) AND (sel.to_us IS NULL OR i.start_us < sel.to_us)
     GROUP BY ALL
     UNION ALL
-    SELECT sel.g, CASE WHEN $3::BIGINT IS NULL THEN 0 ELSE s.t_ms // 1000 // $3::BIGINT * $3::BIGINT END AS tb,
+    SELECT sel.g, CASE WHEN $1::BIGINT IS NULL THEN 0 ELSE s.t_ms // 1000 // $1::BIGINT * $1::BIGINT END AS tb,
            s.lat AS lo, 1::BIGINT AS width, count(*)::BIGINT AS n, true AS raw
     FROM sel
     JOIN samples s ON s.series_id = sel.series_id
-    WHERE ($1::BIGINT IS NULL OR s.t_ms * 1000 >= $1::BIGINT) AND ($2::BIGINT IS NULL OR s.t_ms * 1000 < $2::BIGINT)
-      AND ($3::BIGINT IS NULL OR s.t_ms IS NOT NULL)
+    WHERE (sel.from_us IS NULL OR s.t_ms * 1000 >= sel.from_us) AND (sel.to_us IS NULL OR s.t_ms * 1000 < sel.to_us)
+      AND ($1::BIGINT IS NULL OR s.t_ms IS NOT NULL)
     GROUP BY ALL
   )`;
 
 /**
  * The same for whole series (no window, no time buckets), from `series_hist`: every series' buckets
- * already summed once at load, so merging clients costs thousands of rows, not millions. $1–$3
- * are unused here but keep the parameter list of HIST_FROM_ROWS.
+ * already summed once at load, so merging clients costs thousands of rows, not millions. $1 (no
+ * time buckets here) keeps the parameter list of HIST_FROM_ROWS.
  */
 const HIST_FROM_SERIES = `
   h AS MATERIALIZED (
     SELECT sel.g, 0 AS tb, sh.lo, sh.width, sum(sh.n)::BIGINT AS n, bool_and(sh.raw) AS raw
     FROM sel JOIN series_hist sh ON sh.series_id = sel.series_id
-    WHERE $1::BIGINT IS NULL AND $2::BIGINT IS NULL AND $3::BIGINT IS NULL
+    WHERE $1::BIGINT IS NULL
     GROUP BY sel.g, sh.lo, sh.width
   )`;
 
 function histCte(sel: Selection, bucketS: number | null): string {
-  return sel.fromUs == null && sel.toUs == null && bucketS === null ? HIST_FROM_SERIES : HIST_FROM_ROWS;
+  return !windowed(sel) && bucketS === null ? HIST_FROM_SERIES : HIST_FROM_ROWS;
 }
 
 /** Rebuild `series_hist` after loading: each series' buckets (or raw values) summed over all time. */
@@ -122,7 +137,7 @@ export function groupStats(db: Db, sel: Selection): GroupStats[] {
      FROM s JOIN h ON h.g = s.g
      GROUP BY s.g, s.total, s.min_lo, s.max_hi, s.mean, s.raw_values
      ORDER BY s.g`,
-    histParams(sel),
+    histParams(),
   );
   return rows.map((r) => ({
     g: r.g as number,
@@ -198,7 +213,7 @@ export function percentileRows(db: Db, sel: Selection, percentiles: readonly num
      FROM r JOIN c ON c.g = r.g AND c.tb = r.tb AND c.cum >= r.rank
      GROUP BY r.g, r.tb, r.idx
      ORDER BY r.g, r.tb, r.idx`,
-    histParams(sel, bucketS),
+    histParams(bucketS),
   );
   return rows.map((r) => ({ g: r.g as number, tb: r.tb as number, idx: r.idx as number, value: r.value as number }));
 }
@@ -220,23 +235,23 @@ export function countsPerSecond(db: Db, sel: Selection, bucketS = 1): SecondCoun
   setSelection(db, sel);
   const rows = db.query(
     `WITH x AS (
-       SELECT sel.g, i.start_us // 1000000 // $3::BIGINT * $3::BIGINT AS sec, s.op_kind, sum(i.n) AS n
+       SELECT sel.g, i.start_us // 1000000 // $1::BIGINT * $1::BIGINT AS sec, s.op_kind, sum(i.n) AS n
        FROM sel JOIN series s ON s.series_id = sel.series_id JOIN intervals i ON i.series_id = sel.series_id
        WHERE s.op_kind IN ('op', 'failed')
-         AND ($1::BIGINT IS NULL OR i.start_us >= $1::BIGINT) AND ($2::BIGINT IS NULL OR i.start_us < $2::BIGINT)
+         AND (sel.from_us IS NULL OR i.start_us >= sel.from_us) AND (sel.to_us IS NULL OR i.start_us < sel.to_us)
        GROUP BY ALL
        UNION ALL
-       SELECT sel.g, r.t_ms // 1000 // $3::BIGINT * $3::BIGINT AS sec, s.op_kind, count(*) AS n
+       SELECT sel.g, r.t_ms // 1000 // $1::BIGINT * $1::BIGINT AS sec, s.op_kind, count(*) AS n
        FROM sel JOIN series s ON s.series_id = sel.series_id JOIN samples r ON r.series_id = sel.series_id
        WHERE s.op_kind IN ('op', 'failed') AND r.t_ms IS NOT NULL
-         AND ($1::BIGINT IS NULL OR r.t_ms * 1000 >= $1::BIGINT) AND ($2::BIGINT IS NULL OR r.t_ms * 1000 < $2::BIGINT)
+         AND (sel.from_us IS NULL OR r.t_ms * 1000 >= sel.from_us) AND (sel.to_us IS NULL OR r.t_ms * 1000 < sel.to_us)
        GROUP BY ALL
      )
      SELECT g, sec::BIGINT AS sec,
             coalesce(sum(n) FILTER (WHERE op_kind = 'op'), 0)::BIGINT AS ok,
             coalesce(sum(n) FILTER (WHERE op_kind = 'failed'), 0)::BIGINT AS failed
      FROM x GROUP BY g, sec ORDER BY g, sec`,
-    histParams(sel, bucketS),
+    histParams(bucketS),
   );
   return rows.map((r) => ({ g: r.g as number, sec: r.sec as number, ok: r.ok as number, failed: r.failed as number }));
 }

@@ -49,6 +49,7 @@ export interface RunInfo {
   id: number;
   key: string;
   label: string;
+  paths: string[];
   clients: ClientInfo[];
 }
 
@@ -87,6 +88,7 @@ export class Store {
         id: runId,
         key: run.key,
         label: run.label,
+        paths: run.paths,
         clients: run.clients.map((c) => ({
           name: c.name,
           files: c.files,

@@ -56,6 +56,8 @@ export interface RunSummary {
   id: number;
   label: string;
   dir: string;
+  /** Full paths of the run's files, as loaded. */
+  paths: string[];
   clients: { client: string; files: string[] }[];
   /** Per-client `-target` ops/s from the YCSB command line; null when unthrottled or unknown. */
   target: number | null;
@@ -201,8 +203,8 @@ function mergeRefusal(list: readonly SeriesInfo[]): string | null {
 }
 
 export interface SummaryOptions {
-  fromUs?: number | null;
-  toUs?: number | null;
+  /** Seconds after each run's own start, half-open [fromS, toS); null = unbounded. */
+  window?: { fromS: number | null; toS: number | null } | null;
 }
 
 export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSummary[] {
@@ -217,28 +219,35 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     }
   }
   const dbBacked = (s: SeriesInfo): boolean => s.source === 'histogram' || s.source === 'raw';
-  const window = { fromUs: options.fromUs ?? null, toUs: options.toUs ?? null };
-
-  const clientSel = clientGroup.filter(dbBacked);
-  const clientSelection = { seriesIds: clientSel.map((s) => s.id), groups: clientSel.map((s) => s.id), ...window };
-  const clientStats = new Map(groupStats(store.db, clientSelection).map((s) => [s.g, s]));
-  const clientPct = groupPercentiles(store.db, clientSelection, PERCENTILES);
-
-  const mergeable = mergedGroup.map((m, g) => ({ ...m, g, refusal: mergeRefusal(m.series) }));
-  const mergedSel = mergeable.filter((m) => m.refusal === null && m.series.every(dbBacked));
-  const mergedSelection = {
-    seriesIds: mergedSel.flatMap((m) => m.series.map((s) => s.id)),
-    groups: mergedSel.flatMap((m) => m.series.map(() => m.g)),
-    ...window,
-  };
-  const mergedStats = new Map(groupStats(store.db, mergedSelection).map((s) => [s.g, s]));
-  const mergedPct = groupPercentiles(store.db, mergedSelection, PERCENTILES);
 
   // Run extent and throughput: every op/failed series with time, whatever was chosen for latency.
   const timed = store.series.filter((s) => dbBacked(s) && (s.kind === 'op' || s.kind === 'failed'));
   const extents = new Map(
     groupExtents(store.db, { seriesIds: timed.map((s) => s.id), groups: timed.map((s) => s.runId) }).map((e) => [e.g, e]),
   );
+  const w = options.window ?? null;
+  const bounds = (list: readonly SeriesInfo[]) => {
+    if (!w) return {};
+    const start = (s: SeriesInfo) => extents.get(s.runId)?.startUs ?? null;
+    const at = (s: SeriesInfo, offsetS: number | null) => (offsetS === null || start(s) === null ? null : (start(s) as number) + offsetS * 1e6);
+    return { fromUs: list.map((s) => at(s, w.fromS)), toUs: list.map((s) => at(s, w.toS)) };
+  };
+
+  const clientSel = clientGroup.filter(dbBacked);
+  const clientSelection = { seriesIds: clientSel.map((s) => s.id), groups: clientSel.map((s) => s.id), ...bounds(clientSel) };
+  const clientStats = new Map(groupStats(store.db, clientSelection).map((s) => [s.g, s]));
+  const clientPct = groupPercentiles(store.db, clientSelection, PERCENTILES);
+
+  const mergeable = mergedGroup.map((m, g) => ({ ...m, g, refusal: mergeRefusal(m.series) }));
+  const mergedSel = mergeable.filter((m) => m.refusal === null && m.series.every(dbBacked));
+  const mergedSeries = mergedSel.flatMap((m) => m.series);
+  const mergedSelection = {
+    seriesIds: mergedSeries.map((s) => s.id),
+    groups: mergedSel.flatMap((m) => m.series.map(() => m.g)),
+    ...bounds(mergedSeries),
+  };
+  const mergedStats = new Map(groupStats(store.db, mergedSelection).map((s) => [s.g, s]));
+  const mergedPct = groupPercentiles(store.db, mergedSelection, PERCENTILES);
 
   const runs: RunSummary[] = store.runs.map((run) => {
     const ops: Record<string, OpSummary> = {};
@@ -261,7 +270,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
         merged = figuresFromStats(mergedStats.get(m.g), mergedPct.get(m.g));
         exact = true;
       } else if (m.refusal === null && perClient.length === 1 && perClient[0]) {
-        const { client: _c, file: _f, source: _s, exact: single, ...figures } = perClient[0];
+        const { client, file, source, exact: single, ...figures } = perClient[0];
         merged = figures;
         exact = single;
       } else {
@@ -292,10 +301,13 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     let durationS: number | null = null;
     let throughput: number | null = null;
     if (extent && extent.endUs > extent.startUs) {
-      startEpochMs = extent.startUs / 1000;
-      endEpochMs = extent.endUs / 1000;
-      durationS = (extent.endUs - extent.startUs) / 1e6;
-      throughput = throughputOps / durationS;
+      // A window narrows the run to the part of it that lies inside the window.
+      const from = w?.fromS != null ? Math.max(extent.startUs, extent.startUs + w.fromS * 1e6) : extent.startUs;
+      const to = w?.toS != null ? Math.min(extent.endUs, extent.startUs + w.toS * 1e6) : extent.endUs;
+      startEpochMs = from / 1000;
+      endEpochMs = to / 1000;
+      durationS = Math.max(0, (to - from) / 1e6);
+      throughput = durationS > 0 ? throughputOps / durationS : null;
     } else {
       // Summaries only: YCSB's own per-client throughput adds up; run time is the longest client's.
       const overall = run.clients.map((c) => c.overall).filter((o) => o !== null);
@@ -310,6 +322,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
       id: run.id,
       label: run.label,
       dir: run.key,
+      paths: run.paths,
       clients: run.clients.map((c) => ({ client: c.name, files: [...c.files].sort() })),
       target: cmd?.target ?? null,
       threadsPerClient: cmd?.threads ?? null,

@@ -21,7 +21,7 @@ const ROLE_PATTERNS: Record<Role, RegExp> = {
   client: /^(client|host|hostname|loader|worker|instance|node)$/i,
 };
 
-const UNIT_SUFFIX = /(?:[_\s(\[]|^)(ns|us|µs|μs|ms|s|sec|secs|seconds|millis|micros|nanos)[)\]]?$/i;
+const UNIT_SUFFIX = /(?:[_\s([]|^)(ns|us|µs|μs|ms|s|sec|secs|seconds|millis|micros|nanos)[)\]]?$/i;
 
 function unitFromHeader(header: string): LatencyUnit | null {
   const m = UNIT_SUFFIX.exec(header.trim());

@@ -30,8 +30,10 @@ export interface ClientData {
 }
 
 export interface RunData {
-  /** Stable key: the folder path. */
+  /** Stable key: the folder path, or the run the user moved files to. */
   key: string;
+  /** Full paths of the run's files. */
+  paths: string[];
   /** Short label: the folder path without the prefix all runs share. */
   label: string;
   clients: ClientData[];
@@ -65,8 +67,13 @@ export function runLabels(keys: readonly string[]): string[] {
   return parts.map((p) => p.slice(common).join('/') || '.');
 }
 
-export function groupIntoRuns(files: readonly ParsedFile[]): RunData[] {
+/**
+ * `overrides` maps a file path to the run it belongs to when the folder structure says otherwise
+ * (the user regrouped it).
+ */
+export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<Record<string, string>> = {}): RunData[] {
   const runs = new Map<string, Map<string, ClientData>>();
+  const paths = new Map<string, string[]>();
   const clientFor = (runKey: string, name: string): ClientData => {
     let clients = runs.get(runKey);
     if (!clients) {
@@ -82,7 +89,8 @@ export function groupIntoRuns(files: readonly ParsedFile[]): RunData[] {
   };
 
   for (const file of files) {
-    const runKey = dirName(normalisePath(file.path));
+    const runKey = overrides[file.path] ?? dirName(normalisePath(file.path));
+    paths.set(runKey, [...(paths.get(runKey) ?? []), file.path]);
     const touched = new Set<ClientData>();
     for (const s of file.series) {
       const c = clientFor(runKey, clientOf(file, s));
@@ -104,6 +112,7 @@ export function groupIntoRuns(files: readonly ParsedFile[]): RunData[] {
   return keys.map((key, i) => ({
     key,
     label: labels[i] ?? key,
+    paths: (paths.get(key) ?? []).sort(),
     clients: [...(runs.get(key)?.values() ?? [])]
       .filter((c) => c.series.length > 0 || c.commandLine || c.overall || c.status)
       .sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true })),

@@ -8,6 +8,8 @@ import { loadPaths } from '../../src/cli/load-paths.ts';
 import { analyseLoaded, type Analysis } from '../../src/engine/analyse.ts';
 import type { Db } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
+import { addHistograms, valueAtPercentile } from '../../src/model/hdr-stats.ts';
+import type { HistogramSeries } from '../../src/model/types.ts';
 
 /**
  * What can and cannot be merged: summaries only give bounds (never a fake number), a broken file
@@ -62,6 +64,27 @@ describe('summaries only (YCSB stdout without histograms)', () => {
     expect(read?.min).toBe(oracle.ops.READ.merged.min);
     expect(read?.max).toBe(oracle.ops.READ.merged.max);
     expect(run?.throughput).toBeCloseTo(oracle.ycsbSumOfClientThroughput, 9);
+  });
+});
+
+describe('a time window relative to each run', () => {
+  it('merges only the intervals starting inside the window, exactly', async () => {
+    const loaded = await loadPaths([RUN]);
+    const whole = analyseLoaded(db, loaded);
+    const windowed = analyseLoaded(db, loaded, { window: { fromS: 10, toS: 20 } });
+    const startUs = (whole.runs[0]?.startEpochMs ?? 0) * 1000;
+    const intervals = loaded.files
+      .flatMap((f) => f.series)
+      .filter((s): s is HistogramSeries => s.kind === 'histogram' && s.op === 'READ')
+      .flatMap((s) => s.intervals.filter((i) => i.startUs >= startUs + 10e6 && i.startUs < startUs + 20e6).map((i) => ({ precision: s.precision, histogram: i.histogram })));
+    const reference = addHistograms(intervals);
+    const read = windowed.runs[0]?.ops.READ;
+    expect(intervals.length).toBeGreaterThan(20);
+    expect(read?.count).toBe(reference.totalCount);
+    expect(read?.p99).toBe(valueAtPercentile(reference, 99));
+    expect(read?.['p99.9']).toBe(valueAtPercentile(reference, 99.9));
+    expect(read?.count).toBeLessThan(whole.runs[0]?.ops.READ?.count ?? 0);
+    expect(windowed.runs[0]?.durationS).toBe(10);
   });
 });
 

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { groupIntoRuns, runLabels } from '../../src/model/grouping.ts';
+import type { FormatId, LatencySeries, ParsedFile } from '../../src/model/types.ts';
+
+function file(path: string, format: FormatId, ops: string[], extra: Partial<ParsedFile> = {}): ParsedFile {
+  const series: LatencySeries[] = ops.map((op) => ({ kind: 'summary', op, unit: 'us', count: 1, mean: 1, min: 1, max: 1, percentiles: {}, returns: {} }));
+  return { path, format, series, errors: [], skippedLines: 0, lines: 1, ...extra };
+}
+
+describe('grouping files into runs and clients', () => {
+  const files = [
+    file('res/a/client1-READ.hdr', 'hdr-log', ['READ']),
+    file('res/a/client1-Intended-READ.hdr', 'hdr-log', ['Intended-READ']),
+    file('res/a/client2-READ-MODIFY-WRITE.hdr', 'hdr-log', ['READ-MODIFY-WRITE']),
+    file('res/a/client1.stdout.txt', 'ycsb-text', ['READ']),
+    file('res/a/out-of-jvm-2.stderr.txt', 'ycsb-text', [], { clientHint: 'client2' }),
+    file('res/b/client1-raw.csv', 'ycsb-raw', ['READ']),
+    file('res/b/loader.csv', 'generic-csv', [], {
+      series: ['hostA', 'hostB'].map((client) => ({ kind: 'raw' as const, op: 'GET', unit: 'us' as const, client, timeMs: new Float64Array(), latency: new Float64Array() })),
+    }),
+  ];
+
+  it('makes one run per folder, labelled without the shared prefix', () => {
+    const runs = groupIntoRuns(files);
+    expect(runs.map((r) => [r.key, r.label])).toEqual([
+      ['res/a', 'a'],
+      ['res/b', 'b'],
+    ]);
+    expect(runs[0]?.paths).toHaveLength(5);
+  });
+
+  it('attributes files to clients by name, by command-line hint and by a client column', () => {
+    const [a, b] = groupIntoRuns(files);
+    expect(a?.clients.map((c) => [c.name, c.files.sort()])).toEqual([
+      ['client1', ['client1-Intended-READ.hdr', 'client1-READ.hdr', 'client1.stdout.txt']],
+      ['client2', ['client2-READ-MODIFY-WRITE.hdr', 'out-of-jvm-2.stderr.txt']],
+    ]);
+    expect(a?.clients[1]?.series.map((s) => s.data.op)).toEqual(['READ-MODIFY-WRITE']);
+    expect(b?.clients.map((c) => c.name)).toEqual(['client1', 'hostA', 'hostB']);
+  });
+
+  it('moves files to the run the user chose', () => {
+    const runs = groupIntoRuns(files, { 'res/b/client1-raw.csv': 'res/a', 'res/a/client2-READ-MODIFY-WRITE.hdr': 'res/c' });
+    expect(runs.map((r) => [r.key, r.paths.length])).toEqual([
+      ['res/a', 5],
+      ['res/b', 1],
+      ['res/c', 1],
+    ]);
+  });
+
+  it('labels a single run by its folder and strips only whole shared segments', () => {
+    expect(runLabels(['x/y/run1'])).toEqual(['run1']);
+    expect(runLabels(['r/target-1', 'r/target-10'])).toEqual(['target-1', 'target-10']);
+    expect(runLabels(['', 'sub'])).toEqual(['.', 'sub']);
+  });
+});
