@@ -1,4 +1,4 @@
-import type { InputFile, LoadProgress, ResponseOf, WorkerEvent, WorkerRequest } from './protocol.ts';
+import type { AnalysisWindow, InputFile, LoadProgress, Regrouping, ResponseOf, WorkerEvent, WorkerRequest } from './protocol.ts';
 
 type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 type ResultOf<T extends RequestBody['type']> = ResponseOf[T];
@@ -50,17 +50,21 @@ export class EngineClient {
   }
 
   /** Load files; `cancel()` on the returned handle stops reading (what was read stays loaded). */
-  load(files: InputFile[], replace: boolean, onProgress: (p: LoadProgress) => void) {
-    const { id, result } = this.request<'load'>({ type: 'load', files, replace }, onProgress);
+  load(files: InputFile[], replace: boolean, window: AnalysisWindow, regroup: Regrouping, onProgress: (p: LoadProgress) => void) {
+    const { id, result } = this.request<'load'>({ type: 'load', files, replace, window, regroup }, onProgress);
     return { result, cancel: () => void this.request<'cancel'>({ type: 'cancel', target: id }) };
+  }
+
+  regroup(regroup: Regrouping, window: AnalysisWindow) {
+    return this.request<'regroup'>({ type: 'regroup', regroup, window }).result;
   }
 
   clear() {
     return this.request<'clear'>({ type: 'clear' }).result;
   }
 
-  analyse(fromUs: number | null = null, toUs: number | null = null) {
-    return this.request<'analyse'>({ type: 'analyse', fromUs, toUs }).result;
+  analyse(window: AnalysisWindow) {
+    return this.request<'analyse'>({ type: 'analyse', window }).result;
   }
 
   chart(query: Extract<WorkerRequest, { type: 'chart' }>['query']) {

@@ -14,6 +14,12 @@ export interface InputFile {
   url?: string;
 }
 
+/** Seconds after each run's own start; null = whole runs. */
+export type AnalysisWindow = { fromS: number | null; toS: number | null } | null;
+
+/** File path → run key, where the user moved a file to another run than its folder's. */
+export type Regrouping = Record<string, string>;
+
 export interface LoadProgress {
   path: string;
   bytesRead: number;
@@ -24,10 +30,11 @@ export interface LoadProgress {
 }
 
 export type WorkerRequest =
-  | { id: number; type: 'load'; files: InputFile[]; replace: boolean }
+  | { id: number; type: 'load'; files: InputFile[]; replace: boolean; window: AnalysisWindow; regroup: Regrouping }
+  | { id: number; type: 'regroup'; regroup: Regrouping; window: AnalysisWindow }
   | { id: number; type: 'cancel'; target: number }
   | { id: number; type: 'clear' }
-  | { id: number; type: 'analyse'; fromUs?: number | null; toUs?: number | null }
+  | { id: number; type: 'analyse'; window: AnalysisWindow }
   | { id: number; type: 'chart'; query: ChartQuery };
 
 export interface LoadResult {
@@ -41,6 +48,7 @@ export interface ResponseOf {
   cancel: boolean;
   clear: boolean;
   analyse: Analysis;
+  regroup: Analysis;
   chart: ChartResult;
 }
 

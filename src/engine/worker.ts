@@ -5,7 +5,7 @@ import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { analyseStore } from './analyse.ts';
 import { openBrowserDb } from './browser-db.ts';
 import { runChartQuery } from './chart-queries.ts';
-import type { InputFile, LoadProgress, LoadResult, WorkerEvent, WorkerRequest } from './protocol.ts';
+import type { AnalysisWindow, InputFile, LoadProgress, LoadResult, Regrouping, WorkerEvent, WorkerRequest } from './protocol.ts';
 import { Store } from './store.ts';
 
 /**
@@ -30,6 +30,12 @@ let parsed: ParsedFile[] = [];
 let fileErrors: ParseIssue[] = [];
 /** Files that are not benchmark results at all (a README in a dropped folder): listed, not errors. */
 let ignored: string[] = [];
+let regrouping: Regrouping = {};
+
+function rebuild(store: Store): void {
+  store.clear();
+  store.addRuns(groupIntoRuns(parsed, regrouping));
+}
 const aborts = new Map<number, AbortController>();
 
 async function* streamOf(input: InputFile, signal: AbortSignal): AsyncIterable<Uint8Array> {
@@ -53,7 +59,7 @@ async function* streamOf(input: InputFile, signal: AbortSignal): AsyncIterable<U
   }
 }
 
-async function load(id: number, files: InputFile[], replace: boolean, store: Store): Promise<LoadResult> {
+async function load(id: number, files: InputFile[], replace: boolean, window: AnalysisWindow, store: Store): Promise<LoadResult> {
   const controller = new AbortController();
   aborts.set(id, controller);
   if (replace) {
@@ -104,9 +110,8 @@ async function load(id: number, files: InputFile[], replace: boolean, store: Sto
   } finally {
     aborts.delete(id);
   }
-  store.clear();
-  store.addRuns(groupIntoRuns(parsed));
-  return { analysis: analyseStore(store, fileErrors, ignored), loadedFiles, cancelled };
+  rebuild(store);
+  return { analysis: analyseStore(store, fileErrors, ignored, { window }), loadedFiles, cancelled };
 }
 
 async function handle(req: WorkerRequest): Promise<unknown> {
@@ -118,7 +123,12 @@ async function handle(req: WorkerRequest): Promise<unknown> {
   const store = await ready;
   switch (req.type) {
     case 'load':
-      return load(req.id, req.files, req.replace, store);
+      regrouping = req.regroup;
+      return load(req.id, req.files, req.replace, req.window, store);
+    case 'regroup':
+      regrouping = req.regroup;
+      rebuild(store);
+      return analyseStore(store, fileErrors, ignored, { window: req.window });
     case 'clear':
       parsed = [];
       fileErrors = [];
@@ -126,17 +136,27 @@ async function handle(req: WorkerRequest): Promise<unknown> {
       store.clear();
       return true;
     case 'analyse':
-      return analyseStore(store, fileErrors, ignored, { fromUs: req.fromUs ?? null, toUs: req.toUs ?? null });
+      return analyseStore(store, fileErrors, ignored, { window: req.window });
     case 'chart':
       return runChartQuery(store, req.query);
   }
 }
 
+/**
+ * Requests run one after another: a load awaits its file streams, and a clear or query arriving
+ * meanwhile must not interleave with it. Only a cancel acts at once, on the request it names.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const req = event.data;
-  const t0 = performance.now();
-  handle(req).then(
-    (value) => post({ id: req.id, type: 'result', value, elapsedMs: performance.now() - t0 }),
-    (e: unknown) => post({ id: req.id, type: 'error', message: e instanceof Error ? e.message : String(e) }),
-  );
+  const run = () => {
+    const t0 = performance.now();
+    return handle(req).then(
+      (value) => post({ id: req.id, type: 'result', value, elapsedMs: performance.now() - t0 }),
+      (e: unknown) => post({ id: req.id, type: 'error', message: e instanceof Error ? e.message : String(e) }),
+    );
+  };
+  if (req.type === 'cancel') void run();
+  else queue = queue.then(run);
 };

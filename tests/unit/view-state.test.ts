@@ -19,10 +19,12 @@ describe('view state in the URL fragment', () => {
       sla: 'p95 of READ <= 10 ms',
       includeFailed: true,
       theme: 'dark',
+      window: { fromS: 10, toS: null },
       focus: ['run/a'],
       events: '30,node added',
       cost: { itemBytes: 2000, consistency: 'eventual', nodes: 3, nodeHourly: 2.5 },
       runs: { 'run/a': { system: 'ScyllaDB <b>', nodes: 3, hidden: true } },
+      regroup: { 'all/client1-READ.hdr': 'all#2' },
     };
     const fragment = encodeState(state);
     expect(decodeState(`#${fragment}`)).toEqual({ state, notices: [] });
@@ -31,9 +33,9 @@ describe('view state in the URL fragment', () => {
   });
 
   it('falls back to defaults with a notice for bad values', () => {
-    const { state, notices } = decodeState('#chart=pie&p=120&x=sideways&theme=neon&runs=%7Bbad&cost=%7B%22itemBytes%22%3A-1%7D&v=1');
+    const { state, notices } = decodeState('#chart=pie&p=120&x=sideways&theme=neon&runs=%7Bbad&cost=%7B%22itemBytes%22%3A-1%7D&window=30-10&v=1');
     expect(state).toEqual(DEFAULT_STATE);
-    expect(notices).toHaveLength(6);
+    expect(notices).toHaveLength(7);
   });
 
   it('refuses links of a version it does not know, and upgrades none silently', () => {

@@ -1,0 +1,254 @@
+/**
+ * Everything a view shows, as plain data that fits in a URL fragment. Versioned: `v=1` today;
+ * a later version adds an upgrader from the previous one, so old links keep working. Defaults are
+ * left out of the URL; a bad value falls back to its default and is reported as a notice.
+ */
+
+export const STATE_VERSION = 1;
+
+export const CHART_IDS = [
+  'latency-vs-load',
+  'throughput',
+  'latency-over-time',
+  'percentiles',
+  'intended',
+  'by-scenario',
+  'scaling',
+  'cost',
+] as const;
+export type ChartId = (typeof CHART_IDS)[number];
+
+/** What the user says about a run; pre-filled from the YCSB command line where possible. */
+export interface RunLabels {
+  system?: string;
+  workload?: string;
+  distribution?: string;
+  nodes?: number;
+  loadLevel?: string;
+  /** Utilisation % from the database's own monitoring, when the user has it. */
+  utilisationPct?: number;
+  hidden?: boolean;
+}
+
+export interface ViewState {
+  /** Result files loaded by reference (relative paths or http(s) URLs). */
+  files: string[];
+  chart: ChartId;
+  percentile: number;
+  /** Operation shown in single-operation charts; '' = every operation. */
+  op: string;
+  xAxis: 'throughput' | 'utilisation';
+  /** User-entered capacity (ops/s) per system for utilisation; absent = the system's best run. */
+  capacity: Record<string, number>;
+  sla: string;
+  includeFailed: boolean;
+  theme: 'light' | 'dark';
+  /** Time window in seconds after each run's own start; null = whole runs. */
+  window: { fromS: number | null; toS: number | null } | null;
+  /** Runs shown in the time-based charts (run keys); empty = the first visible run. */
+  focus: string[];
+  /** Event annotations for throughput over time: one `seconds-from-start,label` per line. */
+  events: string;
+  /** Cost-model parameters (issue: cost-factor bars); prices default to DEFAULT_DYNAMODB_PRICES. */
+  cost: CostParams;
+  /** Labels per run key (the run's folder). */
+  runs: Record<string, RunLabels>;
+  /** Files moved to another run than their folder's: file path → run key. */
+  regroup: Record<string, string>;
+}
+
+/** Everything the cost chart lets the user edit. Absent fields take the documented defaults. */
+export interface CostParams {
+  itemBytes?: number;
+  storageGb?: number;
+  consistency?: 'strong' | 'eventual' | 'transactional';
+  /** Cluster price: a monthly figure, or nodes × hourly price per node. */
+  clusterMonthly?: number;
+  nodes?: number;
+  nodeHourly?: number;
+  wcuHourly?: number;
+  rcuHourly?: number;
+  wruPerMillion?: number;
+  rruPerMillion?: number;
+  storagePerGbMonth?: number;
+}
+
+export const DEFAULT_STATE: ViewState = {
+  files: [],
+  chart: 'latency-vs-load',
+  percentile: 99,
+  op: '',
+  xAxis: 'throughput',
+  capacity: {},
+  sla: '',
+  includeFailed: false,
+  theme: 'light',
+  window: null,
+  focus: [],
+  events: '',
+  cost: {},
+  runs: {},
+  regroup: {},
+};
+
+export const PERCENTILE_CHOICES = [50, 90, 95, 99, 99.9, 99.99] as const;
+
+export interface Decoded {
+  state: ViewState;
+  notices: string[];
+}
+
+/** Upgraders from version n to n+1, applied in turn to old links' parameters. */
+const UPGRADERS: Record<number, (p: URLSearchParams) => void> = {};
+
+function parseJson<T>(text: string, check: (v: unknown) => v is T): T | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    return check(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function isRunLabels(v: unknown): v is RunLabels {
+  if (!isRecord(v)) return false;
+  const strings = ['system', 'workload', 'distribution', 'loadLevel'];
+  const numbers = ['nodes', 'utilisationPct'];
+  return Object.entries(v).every(([k, x]) =>
+    strings.includes(k) ? typeof x === 'string' : numbers.includes(k) ? typeof x === 'number' && Number.isFinite(x) : k === 'hidden' ? typeof x === 'boolean' : false,
+  );
+}
+
+function isRunLabelMap(v: unknown): v is Record<string, RunLabels> {
+  return isRecord(v) && Object.values(v).every(isRunLabels);
+}
+
+const COST_NUMBERS = ['itemBytes', 'storageGb', 'clusterMonthly', 'nodes', 'nodeHourly', 'wcuHourly', 'rcuHourly', 'wruPerMillion', 'rruPerMillion', 'storagePerGbMonth'];
+
+function isCostParams(v: unknown): v is CostParams {
+  return (
+    isRecord(v) &&
+    Object.entries(v).every(([k, x]) =>
+      k === 'consistency' ? x === 'strong' || x === 'eventual' || x === 'transactional' : COST_NUMBERS.includes(k) && typeof x === 'number' && Number.isFinite(x) && x >= 0,
+    )
+  );
+}
+
+function isCapacityMap(v: unknown): v is Record<string, number> {
+  return isRecord(v) && Object.values(v).every((x) => typeof x === 'number' && Number.isFinite(x) && x > 0);
+}
+
+/** Only relative paths and http(s) URLs may be loaded: never javascript:, data: or file:. */
+export function isLoadableReference(ref: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) return /^https?:\/\//i.test(ref);
+  return !ref.startsWith('//') && ref.length > 0;
+}
+
+export function decodeState(fragment: string): Decoded {
+  const params = new URLSearchParams(fragment.replace(/^#/, ''));
+  const notices: string[] = [];
+  const state: ViewState = structuredClone(DEFAULT_STATE);
+  const version = Number(params.get('v') ?? STATE_VERSION);
+  if (!Number.isInteger(version) || version < 1 || version > STATE_VERSION) {
+    notices.push(`link version "${params.get('v')}" is not understood; showing defaults`);
+    return { state, notices };
+  }
+  for (let v = version; v < STATE_VERSION; v++) UPGRADERS[v]?.(params);
+
+  const files = params.get('files');
+  if (files) {
+    const refs = files.split(',').map((f) => f.trim()).filter((f) => f.length > 0);
+    const bad = refs.filter((r) => !isLoadableReference(r));
+    if (bad.length) notices.push(`ignored ${bad.length} file reference(s) that are not relative paths or http(s) URLs`);
+    state.files = refs.filter(isLoadableReference);
+  }
+  const chart = params.get('chart');
+  if (chart !== null) {
+    if ((CHART_IDS as readonly string[]).includes(chart)) state.chart = chart as ChartId;
+    else notices.push(`unknown chart "${chart}"`);
+  }
+  const p = params.get('p');
+  if (p !== null) {
+    const n = Number(p);
+    if (Number.isFinite(n) && n > 0 && n < 100) state.percentile = n;
+    else notices.push(`percentile "${p}" must be between 0 and 100`);
+  }
+  const op = params.get('op');
+  if (op !== null) state.op = op;
+  const x = params.get('x');
+  if (x !== null) {
+    if (x === 'throughput' || x === 'utilisation') state.xAxis = x;
+    else notices.push(`x axis "${x}" must be throughput or utilisation`);
+  }
+  const sla = params.get('sla');
+  if (sla !== null) state.sla = sla;
+  if (params.get('failed') === '1') state.includeFailed = true;
+  const theme = params.get('theme');
+  if (theme === 'dark' || theme === 'light') state.theme = theme;
+  else if (theme !== null) notices.push(`theme "${theme}" must be light or dark`);
+  const win = params.get('window');
+  if (win !== null) {
+    const m = /^(\d+(?:\.\d+)?)?-(\d+(?:\.\d+)?)?$/.exec(win);
+    const fromS = m?.[1] !== undefined ? Number(m[1]) : null;
+    const toS = m?.[2] !== undefined ? Number(m[2]) : null;
+    if (m && (fromS !== null || toS !== null) && (fromS === null || toS === null || fromS < toS)) state.window = { fromS, toS };
+    else notices.push(`time window "${win}" must look like 10-70 (seconds after each run's start)`);
+  }
+  const focus = params.get('focus');
+  if (focus !== null) state.focus = focus.split(',').filter((f) => f.length > 0);
+  const events = params.get('events');
+  if (events !== null) state.events = events;
+  const cost = params.get('cost');
+  if (cost !== null) {
+    const parsed = parseJson(cost, isCostParams);
+    if (parsed) state.cost = parsed;
+    else notices.push('cost parameters in the link are malformed and were ignored');
+  }
+  const runs = params.get('runs');
+  if (runs !== null) {
+    const parsed = parseJson(runs, isRunLabelMap);
+    if (parsed) state.runs = parsed;
+    else notices.push('run labels in the link are malformed and were ignored');
+  }
+  const regroup = params.get('regroup');
+  if (regroup !== null) {
+    const parsed = parseJson(regroup, (v): v is Record<string, string> => isRecord(v) && Object.values(v).every((x) => typeof x === 'string'));
+    if (parsed) state.regroup = parsed;
+    else notices.push('file regrouping in the link is malformed and was ignored');
+  }
+  const capacity = params.get('capacity');
+  if (capacity !== null) {
+    const parsed = parseJson(capacity, isCapacityMap);
+    if (parsed) state.capacity = parsed;
+    else notices.push('capacities in the link are malformed and were ignored');
+  }
+  return { state, notices };
+}
+
+/** The fragment for a state, defaults omitted (so the default view is a bare URL). */
+export function encodeState(state: ViewState): string {
+  const params = new URLSearchParams();
+  const d = DEFAULT_STATE;
+  if (state.files.length) params.set('files', state.files.join(','));
+  if (state.chart !== d.chart) params.set('chart', state.chart);
+  if (state.percentile !== d.percentile) params.set('p', String(state.percentile));
+  if (state.op !== d.op) params.set('op', state.op);
+  if (state.xAxis !== d.xAxis) params.set('x', state.xAxis);
+  if (state.sla !== d.sla) params.set('sla', state.sla);
+  if (state.includeFailed) params.set('failed', '1');
+  if (state.theme !== d.theme) params.set('theme', state.theme);
+  if (state.window) params.set('window', `${state.window.fromS ?? ''}-${state.window.toS ?? ''}`);
+  if (state.focus.length) params.set('focus', state.focus.join(','));
+  if (state.events !== d.events) params.set('events', state.events);
+  const runs = Object.fromEntries(Object.entries(state.runs).filter(([, l]) => Object.keys(l).length > 0));
+  if (Object.keys(runs).length) params.set('runs', JSON.stringify(runs));
+  if (Object.keys(state.capacity).length) params.set('capacity', JSON.stringify(state.capacity));
+  if (Object.keys(state.regroup).length) params.set('regroup', JSON.stringify(state.regroup));
+  if (Object.keys(state.cost).length) params.set('cost', JSON.stringify(state.cost));
+  if ([...params.keys()].length === 0) return '';
+  params.set('v', String(STATE_VERSION));
+  // Commas and slashes read better unescaped and are safe in a fragment.
+  return params.toString().replace(/%2C/g, ',').replace(/%2F/g, '/');
+}

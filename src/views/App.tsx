@@ -1,0 +1,215 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { parseSlaRule, type SlaRule } from '../analysis/sla.ts';
+import { decodeState, encodeState, type RunLabels, type ViewState } from '../state/view-state.ts';
+import { ChartArea } from './ChartArea.tsx';
+import { fileFromReference, filesFromDrop, remoteHosts, sampleReferences } from './file-sources.ts';
+import { LoadPanel } from './LoadPanel.tsx';
+import { buildRunViews, colourMap } from './run-views.ts';
+import { RunsPanel } from './RunsPanel.tsx';
+import { SummaryTable } from './SummaryTable.tsx';
+import { useEngine } from './useEngine.ts';
+import { WindowControl } from './WindowControl.tsx';
+import type { InputFile } from '../engine/protocol.ts';
+
+type Source = { kind: 'none' } | { kind: 'sample' } | { kind: 'link'; refs: string[] } | { kind: 'local' };
+
+function useViewState() {
+  const initial = useMemo(() => decodeState(window.location.hash), []);
+  const [state, setState] = useState<ViewState>(initial.state);
+  const [notices, setNotices] = useState<string[]>(initial.notices);
+  useEffect(() => {
+    const fragment = encodeState(state);
+    const url = `${window.location.pathname}${window.location.search}${fragment ? `#${fragment}` : ''}`;
+    window.history.replaceState(null, '', url);
+  }, [state]);
+  const update = useCallback((patch: Partial<ViewState>) => setState((s) => ({ ...s, ...patch })), []);
+  return { state, update, setState, notices, setNotices };
+}
+
+export function App() {
+  const { state, update, setState, notices, setNotices } = useViewState();
+  const engine = useEngine(state.window, state.regroup);
+  const base = window.location.href;
+  // A link naming files starts from those; hosts other than the app's own need a yes first.
+  const [source, setSource] = useState<Source>(() => (state.files.length > 0 ? { kind: 'link', refs: state.files } : { kind: 'none' }));
+  const [pendingHosts, setPendingHosts] = useState<string[] | null>(() => {
+    const hosts = remoteHosts(state.files, base);
+    return hosts.length > 0 ? hosts : null;
+  });
+  const [dragging, setDragging] = useState(false);
+  const started = useRef(false);
+
+  const loadRefs = useCallback((refs: string[]) => engine.load(refs.map((r) => fileFromReference(r, base)), true), [engine, base]);
+
+  // First load: files named in the link (asking before contacting other hosts), else the sample data.
+  useEffect(() => {
+    if (!engine.client || started.current) return;
+    started.current = true;
+    if (source.kind === 'link') {
+      if (!pendingHosts) void loadRefs(source.refs);
+    } else {
+      void sampleReferences(base).then((refs) => {
+        if (refs.length === 0) return;
+        setSource({ kind: 'sample' });
+        void loadRefs(refs);
+      });
+    }
+  }, [engine.client, source, pendingHosts, base, loadRefs]);
+
+  const loadLocal = useCallback(
+    (files: InputFile[]) => {
+      if (files.length === 0) return;
+      const replace = source.kind !== 'local';
+      setSource({ kind: 'local' });
+      if (state.files.length) update({ files: [] });
+      void engine.load(files, replace);
+    },
+    [engine, source.kind, state.files.length, update],
+  );
+
+  useEffect(() => {
+    const over = (e: DragEvent) => {
+      e.preventDefault();
+      setDragging(true);
+    };
+    const leave = (e: DragEvent) => {
+      if (e.relatedTarget === null) setDragging(false);
+    };
+    const drop = (e: DragEvent) => {
+      e.preventDefault();
+      setDragging(false);
+      if (e.dataTransfer) void filesFromDrop(e.dataTransfer).then(loadLocal);
+    };
+    window.addEventListener('dragover', over);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('drop', drop);
+    };
+  }, [loadLocal]);
+
+  useEffect(() => {
+    document.documentElement.dataset.theme = state.theme;
+  }, [state.theme]);
+
+  // Changing the window re-queries every run; loads already use the window in force.
+  const setWindow = useCallback(
+    (window: ViewState['window']) => {
+      update({ window });
+      void engine.reanalyse(window);
+    },
+    [update, engine],
+  );
+
+  const views = useMemo(() => buildRunViews(engine.analysis, state), [engine.analysis, state]);
+  const colours = useMemo(() => colourMap(views.map((v) => v.system)), [views]);
+  const { sla, slaError } = useMemo((): { sla: SlaRule | null; slaError: string | null } => {
+    if (!state.sla.trim()) return { sla: null, slaError: null };
+    try {
+      return { sla: parseSlaRule(state.sla), slaError: null };
+    } catch (e) {
+      return { sla: null, slaError: e instanceof Error ? e.message : String(e) };
+    }
+  }, [state.sla]);
+
+  const setRunLabels = useCallback(
+    (key: string, patch: Partial<RunLabels>) =>
+      setState((s) => {
+        const merged: Record<string, unknown> = { ...s.runs[key], ...patch };
+        for (const k of Object.keys(merged)) if (merged[k] === undefined || merged[k] === false) delete merged[k];
+        return { ...s, runs: { ...s.runs, [key]: merged as RunLabels } };
+      }),
+    [setState],
+  );
+
+  return (
+    <div className="app">
+      <header>
+        <h1>benchlens</h1>
+        <span className="tagline">exact percentiles from benchmark results, merged across clients</span>
+        <span className="spacer" />
+        <span className="muted small" data-testid="engine-status">
+          {engine.fatal ? `engine error: ${engine.fatal}` : engine.ready ? `DuckDB ready (${engine.startupMs?.toFixed(0)} ms)` : 'starting DuckDB…'}
+        </span>
+        <button type="button" onClick={() => update({ theme: state.theme === 'dark' ? 'light' : 'dark' })} aria-label="toggle theme">
+          {state.theme === 'dark' ? '☀ light' : '☾ dark'}
+        </button>
+      </header>
+      {dragging && <div className="drop-overlay">Drop result files or folders</div>}
+      {notices.length > 0 && (
+        <div className="notice" role="status">
+          {notices.join('; ')} <button type="button" className="link" onClick={() => setNotices([])}>dismiss</button>
+        </div>
+      )}
+      {source.kind === 'sample' && (
+        <div className="sample-banner" data-testid="sample-banner">
+          This is sample data: real YCSB 0.17 runs from <code>sample-results/</code>. Drop your own result folders to analyse them.{' '}
+          <button
+            type="button"
+            onClick={() => {
+              setSource({ kind: 'none' });
+              void engine.clear();
+            }}
+          >
+            Clear sample data
+          </button>
+        </div>
+      )}
+      {pendingHosts && source.kind === 'link' && (
+        <div className="notice" data-testid="remote-confirm">
+          This link loads {source.refs.length} file(s) from {pendingHosts.join(', ')}. Nothing is sent to them beyond the requests for these files.{' '}
+          <button
+            type="button"
+            onClick={() => {
+              setPendingHosts(null);
+              void loadRefs(source.refs);
+            }}
+          >
+            Load
+          </button>{' '}
+          <button type="button" onClick={() => setPendingHosts(null)}>
+            Don't load
+          </button>
+        </div>
+      )}
+      <LoadPanel onFiles={loadLocal} progress={engine.progress} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} />
+      {views.length > 0 && (
+        <>
+          <section>
+            <h2>Runs</h2>
+            <RunsPanel
+              views={views}
+              colours={colours}
+              onChange={setRunLabels}
+              onMoveFile={(path, runKey) => {
+                const regroup = { ...state.regroup, [path]: runKey };
+                update({ regroup });
+                void engine.regroupRuns(regroup, state.window);
+              }}
+            />
+          </section>
+          <section>
+            <h2>Summary</h2>
+            <div className="sla">
+              <label>
+                SLA rule{' '}
+                <input value={state.sla} placeholder="p95 of READ <= 10 ms at >= 90000 ops/s" onChange={(e) => update({ sla: e.target.value })} aria-label="SLA rule" size={40} />
+              </label>
+              {slaError && <span className="warn"> {slaError}</span>}
+            </div>
+            <WindowControl window={state.window} onChange={setWindow} queryMs={engine.lastQueryMs} />
+            <div className="table-scroll">
+              <SummaryTable views={views} sla={sla} />
+            </div>
+            <p className="muted small">
+              Latencies merged across clients from summed HdrHistogram buckets (HdrHistogram 2.2.2 percentile semantics) or exact nearest rank over raw samples. “max-of-clients” is what taking the worst client's own percentile would report; its error is shown against the merged value.
+            </p>
+          </section>
+          <ChartArea client={engine.client} version={engine.analysis} views={views} colours={colours} state={state} sla={sla} update={update} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+import type { Analysis } from '../engine/analyse.ts';
+import type { InputFile, LoadProgress } from '../engine/protocol.ts';
+import { filesFromInput } from './file-sources.ts';
+import { formatNumber } from './format.ts';
+
+/** File and folder pickers, per-file progress with cancel, and every problem found, by file and line. */
+export function LoadPanel({
+  onFiles,
+  progress,
+  loading,
+  cancelled,
+  onCancel,
+  analysis,
+}: {
+  onFiles: (files: InputFile[]) => void;
+  progress: Record<string, LoadProgress>;
+  loading: boolean;
+  cancelled: boolean;
+  onCancel: () => void;
+  analysis: Analysis | null;
+}) {
+  const entries = Object.values(progress);
+  const failed = entries.filter((p) => p.error);
+  const done = entries.filter((p) => p.done).length;
+  const errors = analysis?.errors ?? [];
+  return (
+    <section className="load-panel">
+      <div className="pickers">
+        <label className="button">
+          Open files…
+          <input type="file" multiple hidden data-testid="file-input" onChange={(e) => onFiles(filesFromInput(e.target.files))} />
+        </label>
+        <label className="button">
+          Open folder…
+          <input type="file" multiple hidden data-testid="folder-input" {...{ webkitdirectory: '' }} onChange={(e) => onFiles(filesFromInput(e.target.files))} />
+        </label>
+        <span className="muted">or drop files and folders anywhere (.gz accepted)</span>
+      </div>
+      {entries.length > 0 && (loading || failed.length > 0 || cancelled) && (
+        <div className="progress" data-testid="progress">
+          <div className="progress-head">
+            {loading ? `Reading ${done} of ${entries.length} files…` : cancelled ? `Cancelled after ${done} of ${entries.length} files` : `${entries.length} files read`}
+            {loading && (
+              <button type="button" onClick={onCancel} data-testid="cancel-load">
+                Cancel
+              </button>
+            )}
+          </div>
+          {loading && (
+            <ul className="file-progress">
+              {entries
+                .filter((p) => !p.done)
+                .slice(0, 8)
+                .map((p) => (
+                  <li key={p.path}>
+                    <span className="file">{p.path}</span> {formatNumber(p.bytesRead / 1e6, 1)}
+                    {p.totalBytes ? ` / ${formatNumber(p.totalBytes / 1e6, 1)}` : ''} MB · {formatNumber(p.lines)} lines
+                    {p.totalBytes ? <progress max={p.totalBytes} value={p.bytesRead} /> : null}
+                  </li>
+                ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {analysis && analysis.ignored.length > 0 && (
+        <p className="muted small" data-testid="ignored" title={analysis.ignored.join('\n')}>
+          Ignored {analysis.ignored.length} file(s) that are not benchmark results: {analysis.ignored.slice(0, 5).join(', ')}
+          {analysis.ignored.length > 5 ? ', …' : ''}
+        </p>
+      )}
+      {errors.length > 0 && (
+        <details className="errors" data-testid="errors" open={errors.length <= 5}>
+          <summary>
+            {errors.length} problem(s) — what could not be read was skipped; everything else is shown
+          </summary>
+          <ul>
+            {errors.slice(0, 200).map((e, i) => (
+              <li key={i}>
+                <span className="file">{e.file}</span>
+                {e.line > 0 && <span className="line">:{e.line}</span>}
+                {e.field && <span className="muted"> [{e.field}]</span>} — {e.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
+  );
+}

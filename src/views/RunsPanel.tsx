@@ -1,0 +1,151 @@
+import type { RunLabels } from '../state/view-state.ts';
+import { formatEpochMs, formatOps, formatPct } from './format.ts';
+import type { RunView } from './run-views.ts';
+
+/**
+ * Each detected run with its clients, files, time range and target; the labels that drive every
+ * chart's grouping (system, workload mix, distribution, nodes, load level, utilisation) are
+ * editable here, pre-filled from the YCSB command line.
+ */
+export function RunsPanel({
+  views,
+  colours,
+  onChange,
+  onMoveFile,
+}: {
+  views: RunView[];
+  colours: Map<string, string>;
+  onChange: (key: string, patch: Partial<RunLabels>) => void;
+  onMoveFile: (path: string, runKey: string) => void;
+}) {
+  if (views.length === 0) return null;
+  const keys = views.map((v) => v.key);
+  return (
+    <table className="runs" data-testid="runs-panel">
+      <thead>
+        <tr>
+          <th title="Shown in tables and charts">show</th>
+          <th>run</th>
+          <th>clients</th>
+          <th>files</th>
+          <th>time range</th>
+          <th className="num">target</th>
+          <th className="num">ops/s</th>
+          <th className="num" title="Achieved ÷ offered (target × clients)">
+            delivered
+          </th>
+          <th>system</th>
+          <th>workload</th>
+          <th>distribution</th>
+          <th>nodes</th>
+          <th>load level</th>
+          <th title="From the database's own monitoring; empty = throughput ÷ the system's capacity">utilisation %</th>
+        </tr>
+      </thead>
+      <tbody>
+        {views.map((v) => {
+          const r = v.run;
+          const files = r.clients.flatMap((c) => c.files.map((f) => `${c.client}: ${f}`)).join('\n');
+          return (
+            <tr key={v.key} data-run-key={v.key} className={v.hidden ? 'hidden-run' : ''}>
+              <td>
+                <input type="checkbox" aria-label={`show ${v.label}`} checked={!v.hidden} onChange={(e) => onChange(v.key, { hidden: !e.target.checked })} />
+              </td>
+              <td>
+                <span className="swatch" style={{ background: colours.get(v.system) }} /> {v.label}
+              </td>
+              <td title={files}>
+                {r.clients.length} ({r.clients.map((c) => c.client).join(', ')})
+              </td>
+              <td>
+                <FileMover paths={r.paths} runKey={v.key} keys={keys} onMove={onMoveFile} />
+              </td>
+              <td className="muted small">
+                {formatEpochMs(r.startEpochMs)}
+                {r.durationS !== null && ` · ${formatOps(r.durationS)} s`}
+              </td>
+              <td className="num">{r.target !== null ? `${formatOps(r.target)} × ${r.clients.length}` : 'none'}</td>
+              <td className="num">{formatOps(r.throughput)}</td>
+              <td className="num">{formatPct(v.deliveredPct)}</td>
+              <td>
+                <input className="label-input" value={v.system} aria-label="system" onChange={(e) => onChange(v.key, { system: e.target.value })} />
+              </td>
+              <td>
+                <input className="label-input" value={v.workload} aria-label="workload" onChange={(e) => onChange(v.key, { workload: e.target.value })} />
+              </td>
+              <td>
+                <input className="label-input" value={v.distribution} aria-label="distribution" onChange={(e) => onChange(v.key, { distribution: e.target.value })} />
+              </td>
+              <td>
+                <input
+                  className="num-input"
+                  type="number"
+                  min={1}
+                  value={v.nodes ?? ''}
+                  aria-label="nodes"
+                  onChange={(e) => {
+                    const n = Number(e.target.value);
+                    onChange(v.key, e.target.value === '' || !(n > 0) ? { nodes: undefined } : { nodes: n });
+                  }}
+                />
+              </td>
+              <td>
+                <input className="label-input" value={v.loadLevel} aria-label="load level" onChange={(e) => onChange(v.key, { loadLevel: e.target.value })} />
+              </td>
+              <td>
+                <input
+                  className="num-input"
+                  type="number"
+                  min={0}
+                  max={100}
+                  placeholder={v.utilisationPct !== null ? v.utilisationPct.toFixed(0) : ''}
+                  value={v.utilisationSource === 'entered' ? (v.utilisationPct ?? '') : ''}
+                  aria-label="utilisation percent"
+                  onChange={(e) => {
+                    const n = Number(e.target.value);
+                    onChange(v.key, e.target.value === '' || !Number.isFinite(n) ? { utilisationPct: undefined } : { utilisationPct: n });
+                  }}
+                />
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * The run's files, each movable to another run or to a new one: for folders that hold several
+ * runs, or one run split over folders.
+ */
+function FileMover({ paths, runKey, keys, onMove }: { paths: string[]; runKey: string; keys: string[]; onMove: (path: string, runKey: string) => void }) {
+  const NEW = '\u0000new';
+  return (
+    <details className="files">
+      <summary>{paths.length} files</summary>
+      <ul>
+        {paths.map((p) => (
+          <li key={p}>
+            <span className="file">{p.split('/').pop()}</span>{' '}
+            <select
+              aria-label={`run of ${p}`}
+              value={runKey}
+              onChange={(e) => {
+                const target = e.target.value === NEW ? `${runKey} (split ${keys.filter((k) => k.startsWith(runKey)).length})` : e.target.value;
+                onMove(p, target);
+              }}
+            >
+              {keys.map((k) => (
+                <option key={k} value={k}>
+                  {k}
+                </option>
+              ))}
+              <option value={NEW}>new run</option>
+            </select>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

@@ -1,0 +1,49 @@
+/** Number formatting for tables, axes and tooltips. Latencies are stored in µs. */
+
+export interface LatencyScale {
+  unit: 'µs' | 'ms' | 's';
+  divisor: number;
+}
+
+/** The unit that keeps a range of µs values readable (an axis shows one unit throughout). */
+export function latencyScale(maxUs: number): LatencyScale {
+  if (maxUs >= 10_000_000) return { unit: 's', divisor: 1_000_000 };
+  if (maxUs >= 10_000) return { unit: 'ms', divisor: 1_000 };
+  return { unit: 'µs', divisor: 1 };
+}
+
+export function formatNumber(v: number, maxDigits = 0): string {
+  return v.toLocaleString('en-US', { maximumFractionDigits: maxDigits });
+}
+
+/** A latency with its own unit, e.g. 4,483 µs → "4.48 ms". */
+export function formatLatency(us: number | null | undefined): string {
+  if (us === null || us === undefined || !Number.isFinite(us)) return '–';
+  const { unit, divisor } = latencyScale(Math.abs(us) * 10);
+  const v = us / divisor;
+  return `${formatNumber(v, v >= 100 ? 0 : v >= 10 ? 1 : 2)} ${unit}`;
+}
+
+export function formatOps(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  return formatNumber(v, v >= 100 ? 0 : 1);
+}
+
+export function formatPct(v: number | null | undefined, digits = 1): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  return `${formatNumber(v, digits)}%`;
+}
+
+/** Seconds as m:ss or h:mm:ss for time axes relative to a run's start. */
+export function formatOffset(seconds: number): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+export function formatEpochMs(ms: number | null): string {
+  if (ms === null) return '–';
+  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}

@@ -1,0 +1,82 @@
+import { capacityOf, utilisationPct } from '../analysis/sweep.ts';
+import type { Analysis, RunAnalysis } from '../engine/analyse.ts';
+import type { RunLabels, ViewState } from '../state/view-state.ts';
+
+/** A run as the charts see it: its figures plus the labels that group it (system, mix, load level). */
+export interface RunView {
+  run: RunAnalysis;
+  key: string;
+  label: string;
+  system: string;
+  workload: string;
+  distribution: string;
+  nodes: number | null;
+  loadLevel: string;
+  hidden: boolean;
+  /** Offered load: per-client target × clients. */
+  offeredOpsPerS: number | null;
+  deliveredPct: number | null;
+  utilisationPct: number | null;
+  /** Where the utilisation came from. */
+  utilisationSource: 'entered' | 'capacity' | null;
+}
+
+/** `corpus.ycsb.RedisDB` → `RedisDB`; `site.ycsb.db.CassandraCQLClient` → `CassandraCQLClient`. */
+export function systemFromDb(db: string | null): string {
+  if (!db) return 'system';
+  return db.split('.').pop() || db;
+}
+
+export function defaultLabels(run: RunAnalysis): Required<Omit<RunLabels, 'utilisationPct' | 'nodes' | 'hidden'>> {
+  const offered = run.target !== null ? run.target * run.clients.length : null;
+  return {
+    system: systemFromDb(run.db),
+    workload: run.workload ?? 'workload',
+    distribution: run.properties.requestdistribution ?? 'unknown',
+    loadLevel: offered !== null ? `${offered.toLocaleString('en-US')} ops/s` : 'unthrottled',
+  };
+}
+
+export function buildRunViews(analysis: Analysis | null, state: ViewState): RunView[] {
+  if (!analysis) return [];
+  const base = analysis.runs.map((run): RunView => {
+    const labels = state.runs[run.dir] ?? {};
+    const d = defaultLabels(run);
+    const offered = run.target !== null ? run.target * run.clients.length : null;
+    return {
+      run,
+      key: run.dir,
+      label: run.label,
+      system: labels.system?.trim() || d.system,
+      workload: labels.workload?.trim() || d.workload,
+      distribution: labels.distribution?.trim() || d.distribution,
+      nodes: labels.nodes ?? null,
+      loadLevel: labels.loadLevel?.trim() || d.loadLevel,
+      hidden: labels.hidden ?? false,
+      offeredOpsPerS: offered,
+      deliveredPct: offered && run.throughput !== null ? (run.throughput / offered) * 100 : null,
+      utilisationPct: labels.utilisationPct ?? null,
+      utilisationSource: labels.utilisationPct !== undefined ? ('entered' as const) : null,
+    };
+  });
+  const systems = new Set(base.map((v) => v.system));
+  for (const system of systems) {
+    const ofSystem = base.filter((v) => v.system === system);
+    const capacity = state.capacity[system] ?? capacityOf(ofSystem.map((v) => v.run.throughput));
+    for (const v of ofSystem) {
+      if (v.utilisationSource === null && capacity !== null && v.run.throughput !== null) {
+        v.utilisationPct = utilisationPct(v.run.throughput, capacity);
+        v.utilisationSource = 'capacity';
+      }
+    }
+  }
+  return base;
+}
+
+const PALETTE = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777', '#4b5563', '#65a30d'];
+
+/** One colour per name, stable across charts: assigned in sorted order of all names present. */
+export function colourMap(names: readonly string[]): Map<string, string> {
+  const sorted = [...new Set(names)].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return new Map(sorted.map((n, i) => [n, PALETTE[i % PALETTE.length] as string]));
+}

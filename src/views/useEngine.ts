@@ -1,0 +1,112 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { Analysis } from '../engine/analyse.ts';
+import { EngineClient } from '../engine/client.ts';
+import type { AnalysisWindow, InputFile, LoadProgress, Regrouping } from '../engine/protocol.ts';
+
+export interface EngineState {
+  client: EngineClient | null;
+  ready: boolean;
+  startupMs: number | null;
+  fatal: string | null;
+  analysis: Analysis | null;
+  /** Per-file progress of the load under way (and of the last one, until the next starts). */
+  progress: Record<string, LoadProgress>;
+  loading: boolean;
+  cancelled: boolean;
+  /** Time the last load took in the worker. */
+  lastLoadMs: number | null;
+  /** Time the last re-query (e.g. a new time window) took, as the UI saw it. */
+  lastQueryMs: number | null;
+}
+
+/** The engine worker's lifecycle and the current dataset, for the whole app. */
+export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
+  const [state, setState] = useState<EngineState>({
+    client: null,
+    ready: false,
+    startupMs: null,
+    fatal: null,
+    analysis: null,
+    progress: {},
+    loading: false,
+    cancelled: false,
+    lastLoadMs: null,
+    lastQueryMs: null,
+  });
+  const cancelRef = useRef<(() => void) | null>(null);
+  // Loads use the window in force without re-creating the load callback when it changes.
+  const windowRef = useRef(window);
+  const regroupRef = useRef(regroup);
+  useEffect(() => {
+    windowRef.current = window;
+    regroupRef.current = regroup;
+  }, [window, regroup]);
+
+  useEffect(() => {
+    // Created after the first paint, so the page is usable while DuckDB-WASM starts.
+    const client = new EngineClient();
+    setState((s) => ({ ...s, client }));
+    client.ready.then(
+      (startupMs) => setState((s) => ({ ...s, ready: true, startupMs })),
+      (e: unknown) => setState((s) => ({ ...s, fatal: e instanceof Error ? e.message : String(e) })),
+    );
+    return () => client.terminate();
+  }, []);
+
+  const load = useCallback(
+    async (files: InputFile[], replace: boolean) => {
+      const client = state.client;
+      if (!client || files.length === 0) return;
+      const t0 = performance.now();
+      setState((s) => ({
+        ...s,
+        loading: true,
+        cancelled: false,
+        progress: Object.fromEntries(files.map((f) => [f.path, { path: f.path, bytesRead: 0, totalBytes: f.file?.size ?? null, lines: 0, done: false }])),
+      }));
+      const handle = client.load(files, replace, windowRef.current, regroupRef.current, (p) => setState((s) => ({ ...s, progress: { ...s.progress, [p.path]: p } })));
+      cancelRef.current = handle.cancel;
+      try {
+        const result = await handle.result;
+        setState((s) => ({ ...s, analysis: result.analysis, loading: false, cancelled: result.cancelled, lastLoadMs: performance.now() - t0 }));
+      } catch (e) {
+        setState((s) => ({ ...s, loading: false, fatal: e instanceof Error ? e.message : String(e) }));
+      } finally {
+        cancelRef.current = null;
+      }
+    },
+    [state.client],
+  );
+
+  const cancel = useCallback(() => cancelRef.current?.(), []);
+
+  /** Recompute every run's figures over a time window (seconds after each run's start). */
+  const reanalyse = useCallback(
+    async (window: AnalysisWindow) => {
+      if (!state.client) return;
+      const t0 = performance.now();
+      const analysis = await state.client.analyse(window);
+      setState((s) => ({ ...s, analysis, lastQueryMs: performance.now() - t0 }));
+    },
+    [state.client],
+  );
+
+  const clear = useCallback(async () => {
+    cancelRef.current?.();
+    await state.client?.clear();
+    setState((s) => ({ ...s, analysis: null, progress: {} }));
+  }, [state.client]);
+
+  /** Move files between runs and recompute. */
+  const regroupRuns = useCallback(
+    async (overrides: Regrouping, window: AnalysisWindow) => {
+      if (!state.client) return;
+      const t0 = performance.now();
+      const analysis = await state.client.regroup(overrides, window);
+      setState((s) => ({ ...s, analysis, lastQueryMs: performance.now() - t0 }));
+    },
+    [state.client],
+  );
+
+  return { ...state, load, cancel, clear, reanalyse, regroupRuns };
+}
