@@ -1,0 +1,22 @@
+import type { ReactNode } from 'react';
+
+/**
+ * The frame every chart renders in: title, a one-line note on how the numbers were computed, and
+ * data attributes (`data-testid="chart-<id>"`, `data-series`) that tests and tools read.
+ */
+export function ChartFrame({ id, title, note, seriesCount, children, empty }: { id: string; title: string; note?: ReactNode; seriesCount: number; children: ReactNode; empty?: string | null }) {
+  return (
+    <figure className="chart" data-testid={`chart-${id}`} data-series={seriesCount}>
+      <figcaption>
+        <span className="chart-title">{title}</span>
+        {note && <span className="chart-note">{note}</span>}
+      </figcaption>
+      {empty ? <p className="chart-empty">{empty}</p> : <div className="chart-body">{children}</div>}
+    </figure>
+  );
+}
+
+/** Axis colours that follow the theme (CSS variables resolve inside SVG too). */
+export const AXIS = { stroke: 'var(--axis)', tick: { fill: 'var(--muted)', fontSize: 12 } } as const;
+export const GRID = { stroke: 'var(--grid)', strokeDasharray: '3 3' } as const;
+export const TOOLTIP_STYLE = { background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' } as const;

@@ -1,0 +1,76 @@
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { ChartResult } from '../engine/chart-queries.ts';
+import { formatLatency, latencyScale } from '../views/format.ts';
+import type { RunView } from '../views/run-views.ts';
+import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { distributionRows, formatPercentileLabel, maxRowValue, PERCENTILE_AXIS } from './PercentileDistribution.tsx';
+
+type DistributionResult = Extract<ChartResult, { kind: 'percentile-distribution' }>;
+
+export interface IntendedLine {
+  key: string;
+  name: string;
+  colour: string;
+  intended: boolean;
+  series: DistributionResult['series'][number];
+}
+
+/** Distinct colours per (run, operation) pair: the pair, not the system, is what is compared here. */
+const PAIR_COLOURS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777'];
+
+/**
+ * Each `Intended-X` series of a shown run with its `X` twin from the same run, actual first; the two
+ * share a colour. An intended series without its twin is still drawn, an actual one without an
+ * intended twin is not: it has nothing to be compared with.
+ */
+export function intendedLines(series: DistributionResult['series'], views: readonly RunView[]): IntendedLine[] {
+  const shown = series.filter((s) => views.some((v) => v.run.id === s.runId));
+  const intended = shown.filter((s) => /^Intended-/.test(s.op));
+  const severalRuns = new Set(intended.map((s) => s.runId)).size > 1;
+  const lines: IntendedLine[] = [];
+  intended.forEach((s, i) => {
+    const op = s.op.replace(/^Intended-/, '');
+    const colour = PAIR_COLOURS[i % PAIR_COLOURS.length] ?? 'var(--text)';
+    const prefix = severalRuns ? `${views.find((v) => v.run.id === s.runId)?.label ?? s.runId} · ` : '';
+    const actual = shown.find((a) => a.runId === s.runId && a.op === op);
+    if (actual) lines.push({ key: `s${lines.length}`, name: `${prefix}${op} actual`, colour, intended: false, series: actual });
+    lines.push({ key: `s${lines.length}`, name: `${prefix}${op} intended`, colour, intended: true, series: s });
+  });
+  return lines;
+}
+
+/** Percentile distributions of intended and actual latency overlaid, so coordinated omission shows as the gap between them. */
+export function IntendedVsActualChart({ result, views }: { result: DistributionResult | null; views: RunView[] }) {
+  const hasIntended = views.some((v) => Object.keys(v.run.ops).some((op) => /^Intended-/.test(op)));
+  const lines = result ? intendedLines(result.series, views) : [];
+  const rows = distributionRows(lines.map((l) => ({ key: l.key, percentiles: l.series.percentiles, values: l.series.values })));
+  const scale = latencyScale(Math.max(1, maxRowValue(rows, lines.map((l) => l.key))));
+  const empty =
+    !hasIntended || (result && lines.length === 0)
+      ? 'No run has Intended-* latencies. Run YCSB with -p measurement.interval=both (and a -target rate) to record, for every operation, the latency counted from when it should have started.'
+      : result
+        ? null
+        : 'Computing…';
+  return (
+    <ChartFrame
+      id="intended"
+      title="Intended vs actual latency"
+      note="Intended latency counts from when the operation should have started (coordinated omission corrected)"
+      seriesCount={empty ? 0 : lines.length}
+      empty={empty}
+    >
+      <ResponsiveContainer width="100%" height={380}>
+        <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
+          <CartesianGrid {...GRID} />
+          <XAxis {...PERCENTILE_AXIS} {...AXIS} />
+          <YAxis tickFormatter={(v: number) => (v / scale.divisor).toLocaleString('en-US')} label={{ value: `latency (${scale.unit})`, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} {...AXIS} />
+          <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={formatPercentileLabel} formatter={(v) => formatLatency(Number(v))} />
+          <Legend verticalAlign="top" iconType="plainline" iconSize={22} />
+          {lines.map((l) => (
+            <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.intended ? '6 3' : ''} strokeWidth={2} dot={false} isAnimationActive={false} />
+          ))}
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,92 @@
+import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { SlaRule } from '../analysis/sla.ts';
+import type { ChartResult, TimeSeries } from '../engine/chart-queries.ts';
+import { formatLatency, formatOffset, latencyScale } from '../views/format.ts';
+import type { RunView } from '../views/run-views.ts';
+import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { maxRowValue, runOpLines } from './PercentileDistribution.tsx';
+
+/**
+ * One row per time bucket, one column per series (`key`), null where a series has no value.
+ *
+ * Buckets start on multiples of `bucketS` in epoch time, so a run's first bucket starts up to
+ * bucketS − 1 s before its first second (t ≤ 0) and runs started at different phases would never
+ * share a row; a line whose points fall in every other row draws no segments at all. Each bucket is
+ * therefore placed at its index × bucketS from the run's first bucket — exact with 1-s buckets and
+ * less than one bucket off otherwise, which the chart cannot resolve anyway.
+ */
+export function latencyRows(series: readonly (Pick<TimeSeries, 't' | 'values'> & { key: string })[], bucketS: number): Record<string, number | null>[] {
+  const rows = new Map<number, Record<string, number | null>>();
+  for (const s of series) {
+    s.t.forEach((t, i) => {
+      // The first bucket's ceil is −0; max makes it a plain 0 for the axis and the tooltip.
+      const at = Math.max(0, Math.ceil(t / bucketS) * bucketS);
+      const row = rows.get(at) ?? { t: at };
+      row[s.key] = s.values[i] ?? null;
+      rows.set(at, row);
+    });
+  }
+  return [...rows].sort(([a], [b]) => a - b).map(([, row]) => row);
+}
+
+const TICK_STEPS_S = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400];
+
+/** Ticks at round minutes and seconds (0:05, 0:10 …) from 0 to `maxS`: a plain numeric axis picks steps such as 7 s. */
+export function timeTicks(maxS: number, maxTicks = 10): number[] {
+  const step = TICK_STEPS_S.find((s) => maxS / s <= maxTicks) ?? Math.ceil(maxS / maxTicks / 86_400) * 86_400;
+  return Array.from({ length: Math.floor(maxS / step) + 1 }, (_, i) => i * step);
+}
+
+/** The chosen percentile of each time bucket's merged histogram, one line per (run, op). */
+export function LatencyOverTimeChart({
+  result,
+  views,
+  colours,
+  sla,
+}: {
+  result: Extract<ChartResult, { kind: 'latency-over-time' }> | null;
+  views: RunView[];
+  colours: Map<string, string>;
+  sla: SlaRule | null;
+}) {
+  if (!result) return <ChartFrame id="latency-over-time" title="Latency over time" seriesCount={0} empty="Computing…">{null}</ChartFrame>;
+  const p = result.percentile;
+  const shown = result.series.filter((s) => views.some((v) => v.run.id === s.runId));
+  const lines = runOpLines(shown, views, colours);
+  const rows = latencyRows(
+    shown.map((s, i) => ({ key: lines[i]?.key ?? '', t: s.t, values: s.values })),
+    result.bucketS,
+  );
+  const maxT = Math.max(0, ...rows.map((r) => r.t ?? 0));
+  const drawn = lines.filter((l) => rows.some((r) => r[l.key] !== undefined && r[l.key] !== null));
+  const slaShown = sla !== null && sla.percentile === p;
+  const scale = latencyScale(Math.max(1, maxRowValue(rows, drawn.map((l) => l.key)), slaShown ? sla.maxLatencyUs : 0));
+  return (
+    <ChartFrame
+      id="latency-over-time"
+      title={`p${p} latency over time`}
+      note={`p${p} of each ${result.bucketS}-s bucket's merged histogram (all clients' buckets summed, then the percentile read once) — not an average or maximum of per-client percentiles`}
+      seriesCount={drawn.length}
+      empty={drawn.length === 0 ? 'No latency time series in the ticked runs: tick a run with HdrHistogram or raw CSV results (summaries have none).' : null}
+    >
+      <ResponsiveContainer width="100%" height={380}>
+        <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
+          <CartesianGrid {...GRID} />
+          <XAxis type="number" dataKey="t" domain={[0, maxT]} ticks={timeTicks(maxT)} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
+          <YAxis
+            domain={[0, 'auto']}
+            tickFormatter={(v: number) => (v / scale.divisor).toLocaleString('en-US')}
+            label={{ value: `p${p} (${scale.unit})`, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }}
+            {...AXIS}
+          />
+          <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={(t) => `${formatOffset(Number(t))} from start`} formatter={(v) => formatLatency(Number(v))} />
+          <Legend verticalAlign="top" iconType="plainline" iconSize={22} />
+          {drawn.map((l) => (
+            <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.dash} strokeWidth={1.5} dot={false} isAnimationActive={false} />
+          ))}
+          {slaShown && <ReferenceLine y={sla.maxLatencyUs} stroke="var(--fail)" strokeDasharray="4 4" label={{ value: `SLA p${sla.percentile} of ${sla.op} ≤ ${formatLatency(sla.maxLatencyUs)}`, fill: 'var(--fail)', position: 'insideTopRight' }} />}
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,84 @@
+import { CartesianGrid, Legend, Line, LineChart, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { findKnee } from '../analysis/sweep.ts';
+import type { SlaRule } from '../analysis/sla.ts';
+import type { PercentileKey } from '../engine/summary.ts';
+import { formatLatency, formatOps, latencyScale } from '../views/format.ts';
+import type { RunView } from '../views/run-views.ts';
+import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+
+export interface LoadPoint {
+  x: number;
+  y: number;
+  run: string;
+}
+
+/**
+ * One line per sweep — a system running one workload mix and distribution at several load levels —
+ * and per operation when several are shown. Runs of other mixes are other lines, never joined.
+ */
+export function latencyVsLoadSeries(views: readonly RunView[], percentile: number, ops: readonly string[], xAxis: 'throughput' | 'utilisation') {
+  const key = `p${percentile}` as PercentileKey;
+  const out = new Map<string, { system: string; op: string; points: LoadPoint[] }>();
+  for (const v of views) {
+    if (v.hidden) continue;
+    const x = xAxis === 'throughput' ? v.run.throughput : v.utilisationPct;
+    if (x === null) continue;
+    for (const op of ops) {
+      const y = v.run.ops[op]?.[key];
+      if (y === null || y === undefined) continue;
+      const name = [v.system, v.workload, v.distribution, ops.length > 1 ? op : ''].filter(Boolean).join(' · ');
+      const s = out.get(name) ?? { system: v.system, op, points: [] };
+      s.points.push({ x, y, run: v.label });
+      out.set(name, s);
+    }
+  }
+  for (const s of out.values()) s.points.sort((a, b) => a.x - b.x);
+  return out;
+}
+
+export function LatencyVsLoadChart({ views, colours, percentile, ops, xAxis, sla }: { views: RunView[]; colours: Map<string, string>; percentile: number; ops: string[]; xAxis: 'throughput' | 'utilisation'; sla: SlaRule | null }) {
+  const series = latencyVsLoadSeries(views, percentile, ops, xAxis);
+  const maxY = Math.max(1, ...[...series.values()].flatMap((s) => s.points.map((p) => p.y)), sla && sla.percentile === percentile ? sla.maxLatencyUs : 0);
+  const scale = latencyScale(maxY);
+  const dash = ['', '6 3', '2 2', '8 3 2 3'];
+  return (
+    <ChartFrame
+      id="latency-vs-load"
+      title={`p${percentile} latency vs ${xAxis === 'throughput' ? 'throughput' : 'utilisation'}`}
+      note="merged across clients from summed histogram buckets; ○ marks the knee"
+      seriesCount={series.size}
+      empty={series.size === 0 ? 'No run has this percentile for the selected operation.' : null}
+    >
+      <ResponsiveContainer width="100%" height={380}>
+        <LineChart margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
+          <CartesianGrid {...GRID} />
+          <XAxis
+            type="number"
+            dataKey="x"
+            domain={xAxis === 'utilisation' ? [0, 'auto'] : ['auto', 'auto']}
+            tickFormatter={(v: number) => (xAxis === 'utilisation' ? `${v.toFixed(0)}%` : formatOps(v))}
+            label={{ value: xAxis === 'utilisation' ? 'utilisation (% of capacity)' : 'throughput (ops/s)', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }}
+            {...AXIS}
+          />
+          <YAxis type="number" dataKey="y" tickFormatter={(v: number) => (v / scale.divisor).toLocaleString('en-US')} label={{ value: `p${percentile} (${scale.unit})`, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} {...AXIS} />
+          <Tooltip
+            contentStyle={TOOLTIP_STYLE}
+            formatter={(value) => formatLatency(Number(value))}
+            labelFormatter={(x) => (xAxis === 'utilisation' ? `${Number(x).toFixed(1)}% utilisation` : `${formatOps(Number(x))} ops/s`)}
+          />
+          <Legend verticalAlign="top" />
+          {[...series].map(([name, s]) => (
+            <Line key={name} name={name} data={s.points} dataKey="y" stroke={colours.get(s.system)} strokeDasharray={dash[ops.indexOf(s.op) % dash.length]} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />
+          ))}
+          {[...series].map(([name, s]) => {
+            const knee = findKnee(s.points);
+            const p = knee !== null ? s.points[knee] : undefined;
+            return p ? <ReferenceDot key={`knee-${name}`} x={p.x} y={p.y} r={8} fill="none" stroke={colours.get(s.system)} strokeWidth={2} label={{ value: 'knee', position: 'top', fill: 'var(--muted)', fontSize: 11 }} /> : null;
+          })}
+          {sla && sla.percentile === percentile && <ReferenceLine y={sla.maxLatencyUs} stroke="var(--fail)" strokeDasharray="4 4" label={{ value: `SLA p${sla.percentile} ≤ ${formatLatency(sla.maxLatencyUs)}`, fill: 'var(--fail)', position: 'insideTopRight' }} />}
+          {sla?.minThroughputOpsPerS && xAxis === 'throughput' && <ReferenceLine x={sla.minThroughputOpsPerS} stroke="var(--fail)" strokeDasharray="4 4" />}
+        </LineChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,109 @@
+import { Area, AreaChart, CartesianGrid, Legend, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatStep } from '../analysis/steps.ts';
+import type { ChartResult } from '../engine/chart-queries.ts';
+import { formatOffset, formatOps } from '../views/format.ts';
+import type { RunView } from '../views/run-views.ts';
+import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+
+export interface EventAnnotation {
+  fromS: number;
+  toS: number | null;
+  label: string;
+}
+
+/**
+ * Parses event annotations, one per line: `seconds,label`, `m:ss,label` or a span
+ * `start-end,label` (e.g. `600-900,compaction`). Lines that do not parse are returned as errors.
+ */
+export function parseEvents(text: string): { events: EventAnnotation[]; errors: string[] } {
+  const events: EventAnnotation[] = [];
+  const errors: string[] = [];
+  const time = (t: string): number | null => {
+    const parts = t.trim().split(':').map(Number);
+    if (parts.length === 0 || parts.length > 3 || parts.some((p) => !Number.isFinite(p) || p < 0)) return null;
+    return parts.reduce((a, p) => a * 60 + p, 0);
+  };
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '' || /^\s*time\s*,/i.test(line)) return;
+    const comma = line.indexOf(',');
+    const [fromText, toText] = (comma < 0 ? line : line.slice(0, comma)).split(/\s*-\s*(?=\d)/);
+    const fromS = time(fromText ?? '');
+    const toS = toText !== undefined ? time(toText) : null;
+    if (comma < 0 || fromS === null || (toText !== undefined && toS === null)) errors.push(`line ${i + 1}: expected "seconds,label" or "start-end,label"`);
+    else events.push({ fromS, toS, label: line.slice(comma + 1).trim() });
+  });
+  return { events, errors };
+}
+
+/** Ops/s over time, per operation, successful stacked with failed (throttled); detected steps marked. */
+export function ThroughputOverTimeChart({ result, views, events }: { result: Extract<ChartResult, { kind: 'throughput-over-time' }> | null; views: RunView[]; events: EventAnnotation[] }) {
+  if (!result) return <ChartFrame id="throughput" title="Throughput over time" seriesCount={0} empty="Computing…">{null}</ChartFrame>;
+  const runIds = [...new Set(result.ok.map((s) => s.runId))];
+  const several = runIds.length > 1;
+  const viewOf = (id: number) => views.find((v) => v.run.id === id);
+  const name = (runId: number, op: string, kind: 'ok' | 'failed') => `${several ? `${viewOf(runId)?.label ?? runId} ` : ''}${op}${kind === 'failed' ? ' failed' : ''}`;
+  const rows = new Map<number, Record<string, number>>();
+  const seriesNames: { key: string; kind: 'ok' | 'failed'; runId: number }[] = [];
+  for (const [kind, list] of [
+    ['ok', result.ok],
+    ['failed', result.failed],
+  ] as const) {
+    for (const s of list) {
+      const key = name(s.runId, s.op, kind);
+      seriesNames.push({ key, kind, runId: s.runId });
+      s.t.forEach((t, i) => {
+        const row = rows.get(t) ?? { t };
+        row[key] = s.values[i] ?? 0;
+        rows.set(t, row);
+      });
+    }
+  }
+  const data = [...rows.values()].sort((a, b) => (a.t as number) - (b.t as number));
+  for (const row of data) for (const s of seriesNames) row[s.key] ??= 0;
+  const okColours = ['#2563eb', '#16a34a', '#9333ea', '#0891b2', '#ca8a04', '#4b5563'];
+  const failColours = ['#dc2626', '#ea580c', '#db2777', '#b91c1c'];
+  const steps = runIds.flatMap((id) => (viewOf(id)?.run.steps ?? []).map((step) => ({ step, id })));
+  return (
+    <ChartFrame
+      id="throughput"
+      title="Throughput over time"
+      note={`all clients summed in absolute time, ${result.bucketS}-s buckets; failed/throttled stacked on top${steps.length ? `; ${steps.length} step(s) detected` : ''}`}
+      seriesCount={seriesNames.length}
+      empty={data.length === 0 ? 'No time series in the selected runs (summaries have none).' : null}
+    >
+      <ResponsiveContainer width="100%" height={420}>
+        <AreaChart data={data} margin={{ top: 24, right: 30, bottom: 10, left: 10 }}>
+          <CartesianGrid {...GRID} />
+          <XAxis type="number" dataKey="t" domain={['dataMin', 'dataMax']} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
+          <YAxis tickFormatter={(v: number) => formatOps(v)} label={{ value: 'ops/s', angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} {...AXIS} />
+          <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={(t) => formatOffset(Number(t))} formatter={(v) => `${formatOps(Number(v))} ops/s`} />
+          {/* Below the plot: the step labels sit along its top edge. */}
+          <Legend verticalAlign="bottom" wrapperStyle={{ paddingTop: 24 }} />
+          {seriesNames.map((s, i) => (
+            <Area
+              key={s.key}
+              dataKey={s.key}
+              name={s.key}
+              type="stepAfter"
+              stackId={several ? `run-${s.runId}` : 'all'}
+              stroke={s.kind === 'ok' ? okColours[i % okColours.length] : failColours[i % failColours.length]}
+              fill={s.kind === 'ok' ? okColours[i % okColours.length] : failColours[i % failColours.length]}
+              fillOpacity={several ? 0.1 : 0.35}
+              isAnimationActive={false}
+            />
+          ))}
+          {steps.map(({ step, id }) => (
+            <ReferenceLine key={`step-${id}-${step.offsetS}`} x={step.offsetS} stroke="var(--text)" strokeDasharray="3 3" label={{ value: formatStep(step), position: 'top', fill: 'var(--text)', fontSize: 11 }} />
+          ))}
+          {events.map((e, i) =>
+            e.toS !== null ? (
+              <ReferenceArea key={`ev-${i}`} x1={e.fromS} x2={e.toS} fill="var(--accent)" fillOpacity={0.08} label={{ value: e.label, position: 'insideTop', fill: 'var(--muted)', fontSize: 11 }} />
+            ) : (
+              <ReferenceLine key={`ev-${i}`} x={e.fromS} stroke="var(--accent)" label={{ value: e.label, position: 'insideTopLeft', fill: 'var(--muted)', fontSize: 11 }} />
+            ),
+          )}
+        </AreaChart>
+      </ResponsiveContainer>
+    </ChartFrame>
+  );
+}
