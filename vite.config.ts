@@ -49,7 +49,7 @@ function securityHeaders(): Plugin {
 
 /** sample-results/ is served at /sample-results/ in dev and copied into the build, with an index. */
 function sampleResults(): Plugin {
-  const root = path.resolve(__dirname, 'sample-results');
+  const root = path.resolve(import.meta.dirname, 'sample-results');
   const list = (): string[] => {
     const out: string[] = [];
     const walk = (dir: string): void => {
@@ -81,7 +81,7 @@ function sampleResults(): Plugin {
       this.emitFile({ type: 'asset', fileName: 'sample-results/index.json', source: JSON.stringify(list()) });
     },
     closeBundle() {
-      if (existsSync(root)) cpSync(root, path.resolve(__dirname, 'dist', 'sample-results'), { recursive: true });
+      if (existsSync(root)) cpSync(root, path.resolve(import.meta.dirname, 'dist', 'sample-results'), { recursive: true });
     },
   };
 }
@@ -95,7 +95,7 @@ export default defineConfig({
   base: './',
   resolve: {
     // The package's export map omits its browser-blocking build; point at the file itself.
-    alias: { 'duckdb-browser-blocking': path.resolve(__dirname, 'node_modules/@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs') },
+    alias: { 'duckdb-browser-blocking': path.resolve(import.meta.dirname, 'node_modules/@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs') },
   },
   worker: { format: 'es' },
   build: { target: 'es2022', chunkSizeWarningLimit: 2000 },

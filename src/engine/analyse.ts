@@ -61,13 +61,24 @@ export function analyseLoaded(
   return analyseStore(store, loaded.errors, loaded.ignored, options);
 }
 
+/** Per-second series and steps do not depend on a window: computed once per dataset. */
+const timelines = new WeakMap<Store, { version: number; byRun: Map<number, { t: ThroughputSeries; steps: Step[] }> }>();
+
+function runTimelines(store: Store): Map<number, { t: ThroughputSeries; steps: Step[] }> {
+  const cached = timelines.get(store);
+  if (cached && cached.version === store.version) return cached.byRun;
+  const byRun = new Map([...throughputSeries(store)].map(([run, t]) => [run, { t, steps: detectSteps(t.ok) }]));
+  timelines.set(store, { version: store.version, byRun });
+  return byRun;
+}
+
 export function analyseStore(store: Store, fileErrors: readonly ParseIssue[], ignored: readonly string[], options: SummaryOptions = {}): Analysis {
   const runs = summarizeRuns(store, options);
-  const series = throughputSeries(store);
+  const series = runTimelines(store);
   return {
     runs: runs.map((r) => {
-      const t = series.get(r.id) ?? null;
-      return { ...r, throughputPerSecond: t, steps: t ? detectSteps(t.ok) : [] };
+      const timeline = series.get(r.id);
+      return { ...r, throughputPerSecond: timeline?.t ?? null, steps: timeline?.steps ?? [] };
     }),
     errors: [...fileErrors],
     ignored: [...ignored],

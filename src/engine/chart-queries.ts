@@ -1,5 +1,5 @@
 import type { Db } from './db.ts';
-import { countsPerSecond, groupExtents, percentileRows, type Selection } from './queries.ts';
+import { countsPerSecond, groupExtents, groupSummaries, type Selection } from './queries.ts';
 import type { SeriesInfo, Store } from './store.ts';
 
 /**
@@ -108,7 +108,9 @@ export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
     const { sel, keys } = groupByRunOp(series, (s) => s.op);
     const { bucketS, startS } = bucketFor(db, series, q.maxPoints);
     const out = new Map<number, TimeSeries>();
-    for (const r of percentileRows(db, sel, [q.percentile], bucketS)) {
+    for (const r of groupSummaries(db, sel, [q.percentile], bucketS)) {
+      const value = r.values[0];
+      if (value === null || value === undefined) continue;
       const key = keys[r.g];
       if (!key) continue;
       let ts = out.get(r.g);
@@ -117,7 +119,7 @@ export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
         out.set(r.g, ts);
       }
       ts.t.push(r.tb - (startS.get(key.runId) ?? 0));
-      ts.values.push(r.value);
+      ts.values.push(value);
     }
     return { kind: 'latency-over-time', bucketS, percentile: q.percentile, series: [...out.values()] };
   }
@@ -125,18 +127,11 @@ export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
   const runs = new Set(q.runIds);
   const series = store.series.filter((s) => runs.has(s.runId) && ops.has(s.op) && (s.source === 'histogram' || s.source === 'raw'));
   const { sel, keys } = groupByRunOp(series, (s) => s.op);
-  const byGroup = new Map<number, { percentiles: number[]; values: number[] }>();
-  for (const r of percentileRows(db, sel, DISTRIBUTION_PERCENTILES, null)) {
-    let d = byGroup.get(r.g);
-    if (!d) {
-      d = { percentiles: [], values: [] };
-      byGroup.set(r.g, d);
-    }
-    d.percentiles.push(DISTRIBUTION_PERCENTILES[r.idx] as number);
-    d.values.push(r.value);
-  }
   return {
     kind: 'percentile-distribution',
-    series: [...byGroup].map(([g, d]) => ({ runId: keys[g]?.runId ?? -1, op: keys[g]?.op ?? '', ...d })),
+    series: groupSummaries(db, sel, DISTRIBUTION_PERCENTILES).map((r) => {
+      const points = DISTRIBUTION_PERCENTILES.map((p, i) => ({ p, v: r.values[i] })).filter((x): x is { p: number; v: number } => x.v !== null && x.v !== undefined);
+      return { runId: keys[r.g]?.runId ?? -1, op: keys[r.g]?.op ?? '', percentiles: points.map((x) => x.p), values: points.map((x) => x.v) };
+    }),
   };
 }

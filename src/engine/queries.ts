@@ -65,41 +65,44 @@ function windowed(sel: Selection): boolean {
   return [...(sel.fromUs ?? []), ...(sel.toUs ?? [])].some((v) => v !== null && v !== undefined);
 }
 
-/** Parameter $1 of the histogram CTEs: the time bucket in seconds, or null for none. */
-function histParams(bucketS: number | null = null): [number | null] {
-  return [bucketS];
-}
-
 /**
  * Buckets of the selection, summed per group and time bucket: (g, tb, lo, width, n, raw). `tb` is
- * the epoch second starting the time bucket ($1 seconds wide), or 0 when $1 is null.
+ * the epoch second starting the time bucket ($1 seconds wide), or 0 when $1 is null. Rows are
+ * read once per series (`hs`), then regrouped: a series in both its client's group and its run's
+ * costs one scan. A series has one window, whatever groups it is in.
  */
 const HIST_FROM_ROWS = `
-  h AS MATERIALIZED (
-    SELECT sel.g, CASE WHEN $1::BIGINT IS NULL THEN 0 ELSE i.start_us // 1000000 // $1::BIGINT * $1::BIGINT END AS tb,
+  ss AS (SELECT DISTINCT series_id, from_us, to_us FROM sel),
+  hs AS (
+    SELECT ss.series_id, CASE WHEN $1::BIGINT IS NULL THEN 0 ELSE i.start_us // 1000000 // $1::BIGINT * $1::BIGINT END AS tb,
            b.lo, b.width, sum(b.n)::BIGINT AS n, false AS raw
-    FROM sel
-    JOIN intervals i ON i.series_id = sel.series_id
+    FROM ss
+    JOIN intervals i ON i.series_id = ss.series_id
     JOIN buckets b ON b.interval_id = i.interval_id
-    WHERE (sel.from_us IS NULL OR i.start_us >= sel.from_us) AND (sel.to_us IS NULL OR i.start_us < sel.to_us)
+    WHERE (ss.from_us IS NULL OR i.start_us >= ss.from_us) AND (ss.to_us IS NULL OR i.start_us < ss.to_us)
     GROUP BY ALL
     UNION ALL
-    SELECT sel.g, CASE WHEN $1::BIGINT IS NULL THEN 0 ELSE s.t_ms // 1000 // $1::BIGINT * $1::BIGINT END AS tb,
+    SELECT ss.series_id, CASE WHEN $1::BIGINT IS NULL THEN 0 ELSE s.t_ms // 1000 // $1::BIGINT * $1::BIGINT END AS tb,
            s.lat AS lo, 1::BIGINT AS width, count(*)::BIGINT AS n, true AS raw
-    FROM sel
-    JOIN samples s ON s.series_id = sel.series_id
-    WHERE (sel.from_us IS NULL OR s.t_ms * 1000 >= sel.from_us) AND (sel.to_us IS NULL OR s.t_ms * 1000 < sel.to_us)
+    FROM ss
+    JOIN samples s ON s.series_id = ss.series_id
+    WHERE (ss.from_us IS NULL OR s.t_ms * 1000 >= ss.from_us) AND (ss.to_us IS NULL OR s.t_ms * 1000 < ss.to_us)
       AND ($1::BIGINT IS NULL OR s.t_ms IS NOT NULL)
+    GROUP BY ALL
+  ),
+  h AS (
+    SELECT sel.g, hs.tb, hs.lo, hs.width, sum(hs.n)::BIGINT AS n, bool_and(hs.raw) AS raw
+    FROM sel JOIN hs ON hs.series_id = sel.series_id
     GROUP BY ALL
   )`;
 
 /**
- * The same for whole series (no window, no time buckets), from `series_hist`: every series' buckets
- * already summed once at load, so merging clients costs thousands of rows, not millions. $1 (no
- * time buckets here) keeps the parameter list of HIST_FROM_ROWS.
+ * The same for whole series (no window, no time buckets), from `series_hist`: every series'
+ * buckets already summed once at load, so merging clients costs thousands of rows, not millions.
+ * $1 (no time buckets here) keeps the parameter list of HIST_FROM_ROWS.
  */
 const HIST_FROM_SERIES = `
-  h AS MATERIALIZED (
+  h AS (
     SELECT sel.g, 0 AS tb, sh.lo, sh.width, sum(sh.n)::BIGINT AS n, bool_and(sh.raw) AS raw
     FROM sel JOIN series_hist sh ON sh.series_id = sel.series_id
     WHERE $1::BIGINT IS NULL
@@ -107,7 +110,7 @@ const HIST_FROM_SERIES = `
   )`;
 
 function histCte(sel: Selection, bucketS: number | null): string {
-  return !windowed(sel) && bucketS === null ? HIST_FROM_SERIES : HIST_FROM_ROWS;
+  return windowed(sel) || bucketS !== null ? HIST_FROM_ROWS : HIST_FROM_SERIES;
 }
 
 /** Rebuild `series_hist` after loading: each series' buckets (or raw values) summed over all time. */
@@ -120,102 +123,73 @@ export function refreshSeriesHistograms(db: Db): void {
     FROM samples GROUP BY ALL`);
 }
 
-/** Count, min, max, mean and standard deviation exactly as HdrHistogram computes them (bucket mid-points). */
-export function groupStats(db: Db, sel: Selection): GroupStats[] {
+/**
+ * Rank of percentile k in a group, as SQL over numbered parameters (never pasted values): exact
+ * integers ⌈num·total/den⌉ for raw samples; for histograms HdrHistogram 2.2.2's double
+ * arithmetic, ceil((p_down · total) / 100) in that order.
+ */
+function rankSql(first: number): string {
+  const [num, den, pDown] = [first, first + 1, first + 2].map((i) => `$${i}`);
+  // A group never mixes raw samples with histogram buckets (such merges are refused), so each
+  // row's own flag tells the group's rule.
+  return `CASE WHEN raw
+    THEN greatest(1, (${num}::VARCHAR::HUGEINT * total::HUGEINT + ${den}::VARCHAR::HUGEINT - 1) // ${den}::VARCHAR::HUGEINT)
+    ELSE greatest(1, ceil((${pDown}::DOUBLE * total::DOUBLE) / 100.0::DOUBLE))::HUGEINT
+  END`;
+}
+
+export interface GroupSummary extends GroupStats {
+  /** Epoch second starting the time bucket (0 without bucketing). */
+  tb: number;
+  /** Values at the requested percentiles, in order (null when the group is empty). */
+  values: (number | null)[];
+}
+
+/**
+ * For every group (and time bucket of `bucketS` seconds, when given): count, min, max and mean
+ * exactly as HdrHistogram computes them (bucket mid-points, exact integer sums), the standard
+ * deviation (from exact sums in one pass: equal to HdrHistogram's two-pass value except where it is
+ * below ~1e-4 of the mean), and the values at `percentiles` — read once from the merged histogram,
+ * never averaged or maxed over clients or intervals. One window pass and one aggregate; a series
+ * may stand in several groups (its client's and its run's), so per-client and merged figures come
+ * from one query.
+ */
+export function groupSummaries(db: Db, sel: Selection, percentiles: readonly number[], bucketS: number | null = null): GroupSummary[] {
   setSelection(db, sel);
+  const terms = percentiles.map(percentileRankTerms);
+  const pctColumns = terms.map((_, k) => `min(lo + width - 1) FILTER (WHERE cum >= ${rankSql(2 + 3 * k)})::BIGINT AS p${k}`);
   const rows = db.query(
-    `WITH ${histCte(sel, null)},
+    `WITH ${histCte(sel, bucketS)},
+     c AS (
+       SELECT g, tb, lo, width, n, raw, lo + width // 2 AS mid,
+              sum(n) OVER (PARTITION BY g, tb ORDER BY lo ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cum,
+              sum(n) OVER (PARTITION BY g, tb) AS total
+       FROM h
+     ),
      s AS (
-       SELECT g, sum(n) AS total, min(lo) AS min_lo, max(lo + width - 1) AS max_hi,
-              sum(n * (lo + width // 2)::HUGEINT)::DOUBLE / sum(n)::DOUBLE AS mean,
-              bool_and(raw) AS raw_values
-       FROM h GROUP BY g
+       SELECT g, tb, any_value(total) AS total, min(lo) AS min_lo, max(lo + width - 1) AS max_hi,
+              sum(n * mid::HUGEINT) AS s1, sum(n * mid::HUGEINT * mid::HUGEINT) AS s2, bool_and(raw) AS raw_values${pctColumns.map((col) => `,\n              ${col}`).join('')}
+       FROM c WHERE total > 0
+       GROUP BY g, tb
      )
-     SELECT s.g, s.total::BIGINT AS count, s.min_lo::BIGINT AS min, s.max_hi::BIGINT AS max, s.mean,
-            sqrt(sum(h.n::DOUBLE * pow((h.lo + h.width // 2)::DOUBLE - s.mean, 2)) / s.total::DOUBLE) AS stddev,
-            s.raw_values
-     FROM s JOIN h ON h.g = s.g
-     GROUP BY s.g, s.total, s.min_lo, s.max_hi, s.mean, s.raw_values
-     ORDER BY s.g`,
-    histParams(),
+     SELECT g, tb::BIGINT AS tb, total::BIGINT AS count, min_lo::BIGINT AS min, max_hi::BIGINT AS max,
+            s1::DOUBLE / total::DOUBLE AS mean,
+            sqrt(greatest(0, s2::DOUBLE / total::DOUBLE - pow(s1::DOUBLE / total::DOUBLE, 2))) AS stddev,
+            raw_values${terms.map((_, k) => `, p${k}`).join('')}
+     FROM s ORDER BY g, tb`,
+    [bucketS, ...terms.flatMap((t) => [t.num, t.den, t.pDown])],
   );
   return rows.map((r) => ({
     g: r.g as number,
+    tb: r.tb as number,
     count: r.count as number,
     min: r.min as number,
     max: r.max as number,
     mean: r.mean as number,
     stddev: r.stddev as number,
     rawValues: r.raw_values as boolean,
+    values: terms.map((_, k) => (r[`p${k}`] ?? null) as number | null),
   }));
-}
-
-/** Percentile values per group: result[g][i] is the value at percentiles[i] (null when the group is empty). */
-export function groupPercentiles(db: Db, sel: Selection, percentiles: readonly number[]): Map<number, (number | null)[]> {
-  const out = new Map<number, (number | null)[]>();
-  for (const row of percentileRows(db, sel, percentiles, null)) {
-    let values = out.get(row.g);
-    if (!values) {
-      values = percentiles.map(() => null);
-      out.set(row.g, values);
-    }
-    values[row.idx] = row.value;
-  }
-  return out;
-}
-
-export interface BucketPercentile {
-  g: number;
-  /** Epoch second at the start of the time bucket (0 without bucketing). */
-  tb: number;
-  /** Index into the requested percentiles. */
-  idx: number;
-  value: number;
-}
-
-/**
- * Percentiles of the merged histogram of each group, per time bucket of `bucketS` seconds when
- * given: intervals are merged first, then the percentile is read once per bucket — never an
- * average or maximum of per-interval or per-client percentiles.
- */
-export function percentileRows(db: Db, sel: Selection, percentiles: readonly number[], bucketS: number | null): BucketPercentile[] {
-  setSelection(db, sel);
-  const terms = percentiles.map(percentileRankTerms);
-  db.exec('CREATE OR REPLACE TEMP TABLE pct (idx INTEGER, p_down DOUBLE, num VARCHAR, den VARCHAR)');
-  db.insert(
-    'pct',
-    tableFromArrays({
-      idx: Int32Array.from(percentiles, (_, i) => i),
-      p_down: Float64Array.from(terms, (t) => t.pDown),
-      num: terms.map((t) => t.num),
-      den: terms.map((t) => t.den),
-    }),
-    false,
-  );
-  const rows = db.query(
-    `WITH ${histCte(sel, bucketS)},
-     c AS MATERIALIZED (
-       SELECT g, tb, lo, width, raw,
-              sum(n) OVER (PARTITION BY g, tb ORDER BY lo ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cum
-       FROM h
-     ),
-     t AS (SELECT g, tb, max(cum) AS total, bool_and(raw) AS raw FROM c GROUP BY g, tb),
-     r AS (
-       SELECT t.g, t.tb, pct.idx,
-              CASE WHEN t.raw
-                THEN greatest(1, (pct.num::HUGEINT * t.total::HUGEINT + pct.den::HUGEINT - 1) // pct.den::HUGEINT)
-                ELSE greatest(1, ceil((pct.p_down * t.total::DOUBLE) / 100.0::DOUBLE))::HUGEINT
-              END AS rank
-       FROM t CROSS JOIN pct
-       WHERE t.total > 0
-     )
-     SELECT r.g, r.tb::BIGINT AS tb, r.idx, min(c.lo + c.width - 1)::BIGINT AS value
-     FROM r JOIN c ON c.g = r.g AND c.tb = r.tb AND c.cum >= r.rank
-     GROUP BY r.g, r.tb, r.idx
-     ORDER BY r.g, r.tb, r.idx`,
-    histParams(bucketS),
-  );
-  return rows.map((r) => ({ g: r.g as number, tb: r.tb as number, idx: r.idx as number, value: r.value as number }));
 }
 
 export interface SecondCounts {
@@ -251,7 +225,7 @@ export function countsPerSecond(db: Db, sel: Selection, bucketS = 1): SecondCoun
             coalesce(sum(n) FILTER (WHERE op_kind = 'op'), 0)::BIGINT AS ok,
             coalesce(sum(n) FILTER (WHERE op_kind = 'failed'), 0)::BIGINT AS failed
      FROM x GROUP BY g, sec ORDER BY g, sec`,
-    histParams(bucketS),
+    [bucketS],
   );
   return rows.map((r) => ({ g: r.g as number, sec: r.sec as number, ok: r.ok as number, failed: r.failed as number }));
 }

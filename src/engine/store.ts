@@ -62,6 +62,8 @@ const FLUSH_ROWS = 1 << 20;
 export class Store {
   runs: RunInfo[] = [];
   series: SeriesInfo[] = [];
+  /** Bumped on every change of the data, so derived results can be cached. */
+  version = 0;
   private nextIntervalId = 0;
   private buckets = this.emptyBuckets();
   private intervals = this.emptyIntervals();
@@ -78,6 +80,7 @@ export class Store {
     this.runs = [];
     this.series = [];
     this.nextIntervalId = 0;
+    this.version++;
   }
 
   addRuns(runs: readonly RunData[]): void {
@@ -152,6 +155,7 @@ export class Store {
     }
     this.flush();
     refreshSeriesHistograms(this.db);
+    this.version++;
     const added = this.series.slice(firstSeries);
     this.db.insert(
       'series',

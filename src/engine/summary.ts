@@ -1,7 +1,7 @@
 import { minFromDistribution, percentileFromDistribution } from '../model/distribution.ts';
 import { opKind } from '../model/naming.ts';
 import type { OpKind } from '../model/types.ts';
-import { groupExtents, groupPercentiles, groupStats, type GroupStats } from './queries.ts';
+import { groupExtents, groupSummaries, type GroupSummary } from './queries.ts';
 import type { RunInfo, SeriesInfo, SeriesSource, Store } from './store.ts';
 
 /**
@@ -80,14 +80,14 @@ function emptyFigures(count: number): Figures {
   return { count, mean: null, stddev: null, min: null, max: null, p50: null, p90: null, p95: null, p99: null, 'p99.9': null, 'p99.99': null };
 }
 
-function figuresFromStats(stats: GroupStats | undefined, values: (number | null)[] | undefined): Figures {
+function figuresFromStats(stats: GroupSummary | undefined): Figures {
   const f = emptyFigures(stats?.count ?? 0);
   if (!stats || stats.count === 0) return f;
   f.mean = stats.mean;
   f.stddev = stats.stddev;
   f.min = stats.min;
   f.max = stats.max;
-  PERCENTILE_KEYS.forEach((k, i) => (f[k] = values?.[i] ?? null));
+  PERCENTILE_KEYS.forEach((k, i) => (f[k] = stats.values[i] ?? null));
   return f;
 }
 
@@ -226,28 +226,26 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     groupExtents(store.db, { seriesIds: timed.map((s) => s.id), groups: timed.map((s) => s.runId) }).map((e) => [e.g, e]),
   );
   const w = options.window ?? null;
-  const bounds = (list: readonly SeriesInfo[]) => {
-    if (!w) return {};
-    const start = (s: SeriesInfo) => extents.get(s.runId)?.startUs ?? null;
-    const at = (s: SeriesInfo, offsetS: number | null) => (offsetS === null || start(s) === null ? null : (start(s) as number) + offsetS * 1e6);
-    return { fromUs: list.map((s) => at(s, w.fromS)), toUs: list.map((s) => at(s, w.toS)) };
-  };
+  const start = (s: SeriesInfo) => extents.get(s.runId)?.startUs ?? null;
+  const at = (s: SeriesInfo, offsetS: number | null | undefined) => (offsetS == null || start(s) === null ? null : (start(s) as number) + offsetS * 1e6);
 
+  // One query for everything: each client series in a group of its own (ids 0…), and the series
+  // of each mergeable (run, op) together in a group numbered after them.
   const clientSel = clientGroup.filter(dbBacked);
-  const clientSelection = { seriesIds: clientSel.map((s) => s.id), groups: clientSel.map((s) => s.id), ...bounds(clientSel) };
-  const clientStats = new Map(groupStats(store.db, clientSelection).map((s) => [s.g, s]));
-  const clientPct = groupPercentiles(store.db, clientSelection, PERCENTILES);
-
-  const mergeable = mergedGroup.map((m, g) => ({ ...m, g, refusal: mergeRefusal(m.series) }));
+  const mergeable = mergedGroup.map((m, i) => ({ ...m, g: store.series.length + i, refusal: mergeRefusal(m.series) }));
   const mergedSel = mergeable.filter((m) => m.refusal === null && m.series.every(dbBacked));
-  const mergedSeries = mergedSel.flatMap((m) => m.series);
-  const mergedSelection = {
-    seriesIds: mergedSeries.map((s) => s.id),
-    groups: mergedSel.flatMap((m) => m.series.map(() => m.g)),
-    ...bounds(mergedSeries),
-  };
-  const mergedStats = new Map(groupStats(store.db, mergedSelection).map((s) => [s.g, s]));
-  const mergedPct = groupPercentiles(store.db, mergedSelection, PERCENTILES);
+  const members = [...clientSel.map((s) => ({ s, g: s.id })), ...mergedSel.flatMap((m) => m.series.map((s) => ({ s, g: m.g })))];
+  const summaries = new Map(
+    groupSummaries(
+    store.db,
+    {
+      seriesIds: members.map((x) => x.s.id),
+      groups: members.map((x) => x.g),
+      ...(w ? { fromUs: members.map((x) => at(x.s, w.fromS)), toUs: members.map((x) => at(x.s, w.toS)) } : {}),
+    },
+    PERCENTILES,
+    ).map((x) => [x.g, x]),
+  );
 
   const runs: RunSummary[] = store.runs.map((run) => {
     const ops: Record<string, OpSummary> = {};
@@ -255,7 +253,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     for (const m of ofRun) {
       const perClient: ClientFigures[] = m.series.map((s) => {
         if (dbBacked(s)) {
-          return { client: s.client, file: s.file, source: s.source, exact: true, ...figuresFromStats(clientStats.get(s.id), clientPct.get(s.id)) };
+          return { client: s.client, file: s.file, source: s.source, exact: true, ...figuresFromStats(summaries.get(s.id)) };
         }
         if (s.source === 'distribution') {
           const { figures, exact } = figuresFromDistribution(s);
@@ -267,7 +265,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
       let merged: Figures;
       let exact: boolean;
       if (m.refusal === null && m.series.every(dbBacked)) {
-        merged = figuresFromStats(mergedStats.get(m.g), mergedPct.get(m.g));
+        merged = figuresFromStats(summaries.get(m.g));
         exact = true;
       } else if (m.refusal === null && perClient.length === 1 && perClient[0]) {
         const { client, file, source, exact: single, ...figures } = perClient[0];

@@ -106,3 +106,48 @@ test('each chart draws its expected series', async ({ page }) => {
   await page.getByRole('tab', { name: 'Intended vs actual' }).click();
   await expect(page.getByTestId('chart-intended')).toContainText('measurement.interval=both');
 });
+
+test('cost, scenario and scaling charts render from corpus runs; labels from the link drive them', async ({ page }) => {
+  const runs = {
+    'sample-results/sweep-uniform-a/target-250': { nodes: 3 },
+    'sample-results/sweep-uniform-a/target-1000': { nodes: 6 },
+    'sample-results/sweep-uniform-a/target-unthrottled': { nodes: 12 },
+  };
+  const cost = { clusterMonthly: 4544, storageGb: 1024 };
+  await page.goto(`/#chart=cost&cost=${encodeURIComponent(JSON.stringify(cost))}&runs=${encodeURIComponent(JSON.stringify(runs))}&v=1`);
+  const chart = page.getByTestId('chart-cost');
+  await expect(chart.locator('svg.recharts-surface').first()).toBeVisible();
+  // Every visible run priced: one row pair per run in the table, factors written on the bars.
+  const table = page.getByTestId('cost-table');
+  await expect(table).toContainText('sweep-uniform-a/target-unthrottled');
+  await expect(chart.locator('text', { hasText: /^\d+(\.\d)?×$/ }).first()).toBeVisible();
+  await chart.screenshot({ path: `${ARTIFACTS}/chart-cost.png` });
+
+  await page.getByRole('tab', { name: 'pXX by scenario' }).click();
+  await expect(page.getByTestId('chart-by-scenario')).toHaveAttribute('data-series', /[1-9]/);
+  await page.getByTestId('chart-by-scenario').screenshot({ path: `${ARTIFACTS}/chart-by-scenario.png` });
+
+  await page.getByRole('tab', { name: 'Scaling' }).click();
+  await expect(page.getByTestId('chart-scaling')).toHaveAttribute('data-series', '1');
+  await page.getByTestId('chart-scaling').screenshot({ path: `${ARTIFACTS}/chart-scaling.png` });
+});
+
+test('an SLA rule is judged per run, and a time window re-queries every figure', async ({ page }) => {
+  await page.goto(`/#sla=${encodeURIComponent('p99 of READ <= 3 ms')}&theme=dark&v=1`);
+  await expect(page.getByTestId('summary-table')).toBeVisible();
+  const sla = (run: string) => page.locator(`td[data-run="${run}"][data-op="READ"][data-stat="sla"]`);
+  // sweep target-1000 READ p99 is 4,483 µs: fails; target-2000 is 1,441 µs: passes.
+  await expect(sla('sweep-uniform-a/target-1000')).toHaveText('fail');
+  await expect(sla('sweep-uniform-a/target-2000')).toHaveText('pass');
+
+  const count = () => page.locator('td[data-run="sweep-uniform-a/target-1000"][data-op="READ"][data-stat="count"]').getAttribute('data-value');
+  const whole = Number(await count());
+  await page.getByLabel('window from (s)').fill('5');
+  await page.getByLabel('window to (s)').fill('15');
+  await page.getByRole('button', { name: 'apply' }).click();
+  await expect.poll(async () => Number(await count())).toBeLessThan(whole);
+  await expect(page.getByTestId('window-control')).toContainText('re-queried in');
+  await page.screenshot({ path: `${ARTIFACTS}/dark-sla-window.png`, fullPage: true });
+  await page.getByRole('button', { name: 'whole runs' }).click();
+  await expect.poll(async () => Number(await count())).toBe(whole);
+});

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
-import { groupPercentiles, groupStats } from '../../src/engine/queries.ts';
+import { groupSummaries } from '../../src/engine/queries.ts';
 import { Store } from '../../src/engine/store.ts';
 import { groupIntoRuns } from '../../src/model/grouping.ts';
 import { HdrLayout } from '../../src/model/hdr-layout.ts';
@@ -68,9 +68,8 @@ describe('SQL percentiles equal the reference', () => {
       const tricky = [1, 2, 3, 7].flatMap((k) => [(k * 100) / total, nextUp((k * 100) / total)]).filter((p) => p > 0 && p <= 100);
       const percentiles = [50, 90, 99, 99.9, 99.99, 100, 33.333, ...tricky];
       const sel = { seriesIds: store.series.map((s) => s.id), groups: store.series.map(() => 0) };
-      const values = groupPercentiles(db, sel, percentiles).get(0);
-      expect(values, `trial ${trial}`).toEqual(percentiles.map((p) => valueAtPercentile(merged, p)));
-      const stats = groupStats(db, sel)[0];
+      const stats = groupSummaries(db, sel, percentiles)[0];
+      expect(stats?.values, `trial ${trial}`).toEqual(percentiles.map((p) => valueAtPercentile(merged, p)));
       expect(stats?.count).toBe(total);
       expect(stats?.min).toBe(min(merged));
       expect(stats?.max).toBe(max(merged));
@@ -93,7 +92,7 @@ describe('SQL percentiles equal the reference', () => {
       const histogram: SparseHistogram = { lo: Float64Array.from(values), width: Float64Array.from(values, () => 1), count: Float64Array.from(values, () => 1), totalCount: n };
       const store = new Store(db);
       store.addRuns(groupIntoRuns([hdrFile('client1', [histogram])]));
-      expect(groupPercentiles(db, { seriesIds: [0], groups: [0] }, [p]).get(0), `n=${n} p=${p}`).toEqual([valueAtPercentile(histogram, p)]);
+      expect(groupSummaries(db, { seriesIds: [0], groups: [0] }, [p])[0]?.values, `n=${n} p=${p}`).toEqual([valueAtPercentile(histogram, p)]);
     }
   });
 
@@ -112,7 +111,7 @@ describe('SQL percentiles equal the reference', () => {
     store.addRuns(groupIntoRuns([file]));
     const sorted = [...latency].sort((a, b) => a - b);
     const percentiles = [0.1, 50, 90, 99, 99.9, 99.99, 100, (100 * 3) / 997];
-    const values = groupPercentiles(db, { seriesIds: [0], groups: [0] }, percentiles).get(0);
+    const values = groupSummaries(db, { seriesIds: [0], groups: [0] }, percentiles)[0]?.values;
     // Integer rank with exact arithmetic: p = a/b → ⌈a·n / (100·b)⌉.
     const rank = (p: number) => {
       const [i = '0', f = ''] = String(p).split('.');
