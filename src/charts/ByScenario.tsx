@@ -1,8 +1,12 @@
-import { Bar, BarChart, CartesianGrid, LabelList, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis, type BarShapeProps } from 'recharts';
+import { useContext } from 'react';
+import { Bar, BarChart, CartesianGrid, LabelList, Legend, Tooltip, XAxis, YAxis, type BarShapeProps } from 'recharts';
 import { PERCENTILE_KEYS, type Figures, type PercentileKey } from '../engine/summary.ts';
 import { formatLatency, formatOps, latencyScale } from '../views/format.ts';
+import { toCsv } from '../views/export.ts';
+import { ExportContext } from '../views/ExportMenu.tsx';
 import type { RunView } from '../views/run-views.ts';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { ChartContainer } from './ChartContainer.tsx';
 
 /** A percentile as far as it can be known: exactly, or only as an interval it lies in. */
 export type Estimate = { exact: true; value: number } | { exact: false; low: number; high: number; reason: 'bounded' | 'failed' };
@@ -92,6 +96,24 @@ export function scenarioRows(views: readonly RunView[], key: PercentileKey, op: 
   return { rows, systems: [...systems].sort(order) };
 }
 
+/**
+ * One row per bar, in the order drawn: the scenario, the system and the run the bar shows, and pXX
+ * in µs — exact, or (`range` bounded or failed) only known to lie between the low and high bounds.
+ */
+export function byScenarioCsv(rows: readonly ScenarioRow[], systems: readonly string[], op: string, percentile: number): string {
+  const p = `p${percentile}`;
+  const header = ['scenario', 'system', 'op', 'run', 'throughput_ops_s', 'runs_of_scenario', `${p}_us`, `${p}_low_us`, `${p}_high_us`, 'range'];
+  const out = rows.flatMap((r) =>
+    systems.flatMap((system) => {
+      const bar = r.bars[system];
+      if (!bar) return [];
+      const e = bar.estimate;
+      return [[r.scenario, system, op, bar.run, bar.throughput, bar.runsOfScenario, e.exact ? e.value : null, e.exact ? e.value : e.low, e.exact ? e.value : e.high, e.exact ? '' : e.reason]];
+    }),
+  );
+  return toCsv(header, out);
+}
+
 /** Exact values are bars from zero; intervals are floating bars from the lower to the upper bound. */
 function barValue(bar: ScenarioBar | undefined): number | [number, number] | null {
   if (!bar) return null;
@@ -131,6 +153,7 @@ export function ByScenarioChart({
   includeFailed: boolean;
   onIncludeFailed: (includeFailed: boolean) => void;
 }) {
+  const { embedded } = useContext(ExportContext);
   const key = percentileKey(percentile);
   const shownOp = chartOp(views, op);
   const { rows, systems } = key && shownOp ? scenarioRows(views, key, shownOp, includeFailed) : { rows: [], systems: [] };
@@ -158,11 +181,13 @@ export function ByScenarioChart({
   );
 
   return (
-    <ChartFrame id="by-scenario" title={`p${percentile} by scenario`} note={note} seriesCount={systems.length} empty={empty}>
-      <label className="small">
-        <input type="checkbox" checked={includeFailed} onChange={(e) => onIncludeFailed(e.target.checked)} /> include failed operations (successful only when unticked)
-      </label>
-      <ResponsiveContainer width="100%" height={380}>
+    <ChartFrame id="by-scenario" title={`p${percentile} by scenario`} note={note} seriesCount={systems.length} empty={empty} csv={() => byScenarioCsv(rows, systems, shownOp ?? '', percentile)}>
+      {!embedded && (
+        <label className="small">
+          <input type="checkbox" checked={includeFailed} onChange={(e) => onIncludeFailed(e.target.checked)} /> include failed operations (successful only when unticked)
+        </label>
+      )}
+      <ChartContainer height={380}>
         <BarChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
           <CartesianGrid {...GRID} vertical={false} />
           <XAxis dataKey="scenario" label={{ value: 'workload mix · request distribution', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
@@ -198,7 +223,7 @@ export function ByScenarioChart({
             );
           })}
         </BarChart>
-      </ResponsiveContainer>
+      </ChartContainer>
     </ChartFrame>
   );
 }

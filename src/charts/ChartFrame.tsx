@@ -1,15 +1,36 @@
-import type { ReactNode } from 'react';
+import { useContext, useRef, type ReactNode } from 'react';
+import { ChartExportMenu, ExportContext } from '../views/ExportMenu.tsx';
 
 /**
- * The frame every chart renders in: title, a one-line note on how the numbers were computed, and
- * data attributes (`data-testid="chart-<id>"`, `data-series`) that tests and tools read.
+ * The frame every chart renders in: title, a one-line note on how the numbers were computed,
+ * export controls, and data attributes (`data-testid="chart-<id>"`, `data-series`) that tests and
+ * tools read. `csv` gives the rows the chart draws, for its CSV download.
  */
-export function ChartFrame({ id, title, note, seriesCount, children, empty }: { id: string; title: string; note?: ReactNode; seriesCount: number; children: ReactNode; empty?: string | null }) {
+export function ChartFrame({
+  id,
+  title,
+  note,
+  seriesCount,
+  children,
+  empty,
+  csv,
+}: {
+  id: string;
+  title: string;
+  note?: ReactNode;
+  seriesCount: number;
+  children: ReactNode;
+  empty?: string | null;
+  csv?: () => string;
+}) {
+  const frame = useRef<HTMLElement>(null);
+  const { embedded } = useContext(ExportContext);
   return (
-    <figure className="chart" data-testid={`chart-${id}`} data-series={seriesCount}>
+    <figure ref={frame} className="chart" data-testid={`chart-${id}`} data-series={seriesCount}>
       <figcaption>
         <span className="chart-title">{title}</span>
         {note && <span className="chart-note">{note}</span>}
+        {!embedded && <ChartExportMenu frame={frame} id={id} title={title} csv={csv} disabled={Boolean(empty)} />}
       </figcaption>
       {empty ? <p className="chart-empty">{empty}</p> : <div className="chart-body">{children}</div>}
     </figure>

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Bar, BarChart, CartesianGrid, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis, type XAxisTickContentProps } from 'recharts';
+import { useContext, useState } from 'react';
+import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis, type XAxisTickContentProps } from 'recharts';
 import {
   DEFAULT_DYNAMODB_PRICES,
   DEFAULT_ITEM_BYTES,
@@ -15,8 +15,11 @@ import {
 } from '../analysis/cost.ts';
 import type { CostParams } from '../state/view-state.ts';
 import { formatNumber, formatOps } from '../views/format.ts';
+import { toCsv } from '../views/export.ts';
+import { ExportContext } from '../views/ExportMenu.tsx';
 import type { RunView } from '../views/run-views.ts';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { ChartContainer } from './ChartContainer.tsx';
 
 /** Storage counted when none is entered: none, so that every dollar in the table comes from an input. */
 export const DEFAULT_STORAGE_GB = 0;
@@ -149,6 +152,53 @@ interface BarDatum {
   onDemand: number;
   factorProvisioned: number | null;
   factorOnDemand: number | null;
+}
+
+/** The bars' options: the cluster's only once some run has a cluster price. */
+function costOptions(rows: readonly CostRow[]) {
+  const hasCluster = rows.some((r) => r.cluster !== null);
+  return OPTIONS.filter((o) => o.key !== 'cluster' || hasCluster);
+}
+
+/** One panel per request distribution (sorted), its runs' bars in the rows' order. */
+function costPanels(rows: readonly CostRow[]): { distribution: string; data: BarDatum[] }[] {
+  const distributions = [...new Set(rows.map((r) => r.distribution))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  return distributions.map((distribution) => ({
+    distribution,
+    data: rows
+      .filter((r) => r.distribution === distribution)
+      .map((r) => ({
+        key: r.key,
+        cluster: r.cluster?.total ?? null,
+        provisioned: r.provisioned.total,
+        onDemand: r.onDemand.total,
+        factorProvisioned: r.factor?.provisioned ?? null,
+        factorOnDemand: r.factor?.onDemand ?? null,
+      })),
+  }));
+}
+
+/**
+ * One row per bar, in the order drawn: the run, its rates, the option priced and its US$ per month
+ * (DynamoDB's split into writes, reads and storage), and for DynamoDB the factor over the cluster.
+ */
+export function costCsv(rows: readonly CostRow[]): string {
+  const header = ['run', 'system', 'workload', 'distribution', 'load_level', 'throughput_ops_s', 'reads_per_s', 'writes_per_s', 'option', 'usd_per_month', 'writes_usd', 'reads_usd', 'storage_usd', 'factor'];
+  const byKey = new Map(rows.map((r) => [r.key, r]));
+  const options = costOptions(rows);
+  const out = costPanels(rows).flatMap(({ data }) =>
+    data.flatMap((d) => {
+      const r = byKey.get(d.key);
+      if (!r) return [];
+      const run = [r.label, r.system, r.workload, r.distribution, r.loadLevel, r.throughput, r.readsPerS, r.writesPerS];
+      return options.flatMap((o) => {
+        if (o.key === 'cluster') return d.cluster === null ? [] : [[...run, o.name, d.cluster, null, null, null, null]];
+        const cost = o.key === 'provisioned' ? r.provisioned : r.onDemand;
+        return [[...run, o.name, d[o.key], cost.writes, cost.reads, cost.storage, o.key === 'provisioned' ? d.factorProvisioned : d.factorOnDemand]];
+      });
+    }),
+  );
+  return toCsv(header, out);
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -414,14 +464,15 @@ export function CostChart({ views, params, onChange }: { views: RunView[]; param
     // The cost model rejects unusable inputs (zero item size, zero-cost cluster) with a readable message.
     error = e instanceof Error ? e.message : String(e);
   }
+  const { embedded } = useContext(ExportContext);
   const byKey = new Map(rows.map((r) => [r.key, r]));
-  const distributions = [...new Set(rows.map((r) => r.distribution))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const panels = costPanels(rows);
   const scenarioCounts = new Map<string, number>();
   for (const r of rows) scenarioCounts.set(`${r.system}|${r.workload}|${r.distribution}`, (scenarioCounts.get(`${r.system}|${r.workload}|${r.distribution}`) ?? 0) + 1);
   const several = { systems: new Set(rows.map((r) => r.system)).size > 1, runsPerScenario: new Set([...scenarioCounts].filter(([, n]) => n > 1).map(([k]) => k)) };
   const yMax = niceMax(Math.max(0, ...rows.flatMap((r) => [r.onDemand.total, r.provisioned.total, r.cluster?.total ?? 0])));
   const hasCluster = rows.some((r) => r.cluster !== null);
-  const options = OPTIONS.filter((o) => o.key !== 'cluster' || hasCluster);
+  const options = costOptions(rows);
   const lines = 1 + (several.systems ? 1 : 0) + (several.runsPerScenario.size > 0 ? 1 : 0) + 1;
   const skipped = views.length - rows.length;
 
@@ -436,8 +487,8 @@ export function CostChart({ views, params, onChange }: { views: RunView[]; param
 
   return (
     <>
-      <CostInputs params={params} onChange={onChange} />
-      <ChartFrame id="cost" title="Monthly cost: cluster vs DynamoDB" note={note} seriesCount={error ? 0 : options.length} empty={empty}>
+      {!embedded && <CostInputs params={params} onChange={onChange} />}
+      <ChartFrame id="cost" title="Monthly cost: cluster vs DynamoDB" note={note} seriesCount={error ? 0 : options.length} empty={empty} csv={() => costCsv(rows)}>
         {!hasCluster && (
           <p className="warn" data-testid="cost-no-cluster">
             Enter the cluster&apos;s price (per month, or nodes × hourly) to compare it with DynamoDB: until then only DynamoDB&apos;s costs are shown and there are no factors.
@@ -451,21 +502,11 @@ export function CostChart({ views, params, onChange }: { views: RunView[]; param
           ))}
         </div>
         <div style={{ display: 'flex' }}>
-          {distributions.map((dist, i) => {
-            const data: BarDatum[] = rows
-              .filter((r) => r.distribution === dist)
-              .map((r) => ({
-                key: r.key,
-                cluster: r.cluster?.total ?? null,
-                provisioned: r.provisioned.total,
-                onDemand: r.onDemand.total,
-                factorProvisioned: r.factor?.provisioned ?? null,
-                factorOnDemand: r.factor?.onDemand ?? null,
-              }));
+          {panels.map(({ distribution: dist, data }, i) => {
             return (
               <div key={dist} style={{ flex: data.length + (i === 0 ? 0.6 : 0), minWidth: 0 }}>
                 <div style={{ textAlign: 'center', fontWeight: 600, marginLeft: i === 0 ? 70 : 0 }}>{dist}</div>
-                <ResponsiveContainer width="100%" height={380}>
+                <ChartContainer height={380}>
                   <BarChart data={data} margin={{ top: 16, right: 8, bottom: 8, left: i === 0 ? 10 : 0 }} barCategoryGap="18%">
                     <CartesianGrid {...GRID} vertical={false} />
                     <XAxis dataKey="key" interval={0} height={14 + lines * 13} {...AXIS} tick={(props: XAxisTickContentProps) => <CostTick {...props} rows={byKey} several={several} />} />
@@ -494,7 +535,7 @@ export function CostChart({ views, params, onChange }: { views: RunView[]; param
                       </Bar>
                     ))}
                   </BarChart>
-                </ResponsiveContainer>
+                </ChartContainer>
               </div>
             );
           })}

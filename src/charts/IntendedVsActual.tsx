@@ -1,9 +1,10 @@
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChartResult } from '../engine/chart-queries.ts';
 import { formatLatency, latencyScale } from '../views/format.ts';
 import type { RunView } from '../views/run-views.ts';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
-import { distributionRows, formatPercentileLabel, maxRowValue, PERCENTILE_AXIS } from './PercentileDistribution.tsx';
+import { ChartContainer } from './ChartContainer.tsx';
+import { distributionCsv, distributionRows, formatPercentileLabel, maxRowValue, PERCENTILE_AXIS, type DistributionSeries } from './PercentileDistribution.tsx';
 
 type DistributionResult = Extract<ChartResult, { kind: 'percentile-distribution' }>;
 
@@ -13,6 +14,8 @@ export interface IntendedLine {
   colour: string;
   intended: boolean;
   series: DistributionResult['series'][number];
+  /** The run's label. */
+  run: string;
 }
 
 /** Distinct colours per (run, operation) pair: the pair, not the system, is what is compared here. */
@@ -31,19 +34,27 @@ export function intendedLines(series: DistributionResult['series'], views: reado
   intended.forEach((s, i) => {
     const op = s.op.replace(/^Intended-/, '');
     const colour = PAIR_COLOURS[i % PAIR_COLOURS.length] ?? 'var(--text)';
-    const prefix = severalRuns ? `${views.find((v) => v.run.id === s.runId)?.label ?? s.runId} · ` : '';
+    const run = views.find((v) => v.run.id === s.runId)?.label ?? String(s.runId);
+    const prefix = severalRuns ? `${run} · ` : '';
     const actual = shown.find((a) => a.runId === s.runId && a.op === op);
-    if (actual) lines.push({ key: `s${lines.length}`, name: `${prefix}${op} actual`, colour, intended: false, series: actual });
-    lines.push({ key: `s${lines.length}`, name: `${prefix}${op} intended`, colour, intended: true, series: s });
+    if (actual) lines.push({ key: `s${lines.length}`, name: `${prefix}${op} actual`, colour, intended: false, series: actual, run });
+    lines.push({ key: `s${lines.length}`, name: `${prefix}${op} intended`, colour, intended: true, series: s, run });
   });
   return lines;
+}
+
+const lineSeries = (lines: readonly IntendedLine[]): DistributionSeries[] => lines.map((l) => ({ key: l.key, percentiles: l.series.percentiles, values: l.series.values }));
+
+/** One row per drawn point: run, the operation as recorded (X or Intended-X), which latency it is, percentile and µs. */
+export function intendedCsv(lines: readonly IntendedLine[]): string {
+  return distributionCsv(lines, lineSeries(lines), { header: ['run', 'op', 'latency'], cells: (l) => [l.run, l.series.op, l.intended ? 'intended' : 'actual'] });
 }
 
 /** Percentile distributions of intended and actual latency overlaid, so coordinated omission shows as the gap between them. */
 export function IntendedVsActualChart({ result, views }: { result: DistributionResult | null; views: RunView[] }) {
   const hasIntended = views.some((v) => Object.keys(v.run.ops).some((op) => /^Intended-/.test(op)));
   const lines = result ? intendedLines(result.series, views) : [];
-  const rows = distributionRows(lines.map((l) => ({ key: l.key, percentiles: l.series.percentiles, values: l.series.values })));
+  const rows = distributionRows(lineSeries(lines));
   const scale = latencyScale(Math.max(1, maxRowValue(rows, lines.map((l) => l.key))));
   const empty =
     !hasIntended || (result && lines.length === 0)
@@ -58,8 +69,9 @@ export function IntendedVsActualChart({ result, views }: { result: DistributionR
       note="Intended latency counts from when the operation should have started (coordinated omission corrected)"
       seriesCount={empty ? 0 : lines.length}
       empty={empty}
+      csv={() => intendedCsv(lines)}
     >
-      <ResponsiveContainer width="100%" height={380}>
+      <ChartContainer height={380}>
         <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis {...PERCENTILE_AXIS} {...AXIS} />
@@ -70,7 +82,7 @@ export function IntendedVsActualChart({ result, views }: { result: DistributionR
             <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.intended ? '6 3' : ''} strokeWidth={2} dot={false} isAnimationActive={false} />
           ))}
         </LineChart>
-      </ResponsiveContainer>
+      </ChartContainer>
     </ChartFrame>
   );
 }

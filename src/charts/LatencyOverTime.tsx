@@ -1,10 +1,12 @@
-import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SlaRule } from '../analysis/sla.ts';
 import type { ChartResult, TimeSeries } from '../engine/chart-queries.ts';
 import { formatLatency, formatOffset, latencyScale } from '../views/format.ts';
+import { toCsv } from '../views/export.ts';
 import type { RunView } from '../views/run-views.ts';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
-import { maxRowValue, runOpLines } from './PercentileDistribution.tsx';
+import { ChartContainer } from './ChartContainer.tsx';
+import { maxRowValue, runOpLines, type RunOpLine } from './PercentileDistribution.tsx';
 
 /**
  * One row per time bucket, one column per series (`key`), null where a series has no value.
@@ -37,6 +39,33 @@ export function timeTicks(maxS: number, maxTicks = 10): number[] {
   return Array.from({ length: Math.floor(maxS / step) + 1 }, (_, i) => i * step);
 }
 
+type LatencyResult = Extract<ChartResult, { kind: 'latency-over-time' }>;
+
+/**
+ * The lines of the shown runs' series, the rows they are drawn from (see latencyRows), and the lines
+ * that have at least one value to draw.
+ */
+export function latencyOverTimeData(result: LatencyResult, views: readonly RunView[], colours: ReadonlyMap<string, string>): { lines: RunOpLine[]; rows: Record<string, number | null>[]; drawn: RunOpLine[] } {
+  const shown = result.series.filter((s) => views.some((v) => v.run.id === s.runId));
+  const lines = runOpLines(shown, views, colours);
+  const rows = latencyRows(
+    shown.map((s, i) => ({ key: lines[i]?.key ?? '', t: s.t, values: s.values })),
+    result.bucketS,
+  );
+  const drawn = lines.filter((l) => rows.some((r) => r[l.key] !== undefined && r[l.key] !== null));
+  return { lines, rows, drawn };
+}
+
+/** One row per drawn point: seconds from the run's start (as placed on the axis) and the percentile in µs. */
+export function latencyOverTimeCsv({ rows, drawn }: { rows: readonly Record<string, number | null>[]; drawn: readonly RunOpLine[] }, percentile: number): string {
+  const header = ['series', 'run', 'op', 't_s', `p${percentile}_us`];
+  const out = drawn.flatMap((l) => rows.flatMap((r) => {
+    const value = r[l.key];
+    return value === undefined || value === null ? [] : [[l.name, l.run, l.op, r.t ?? null, value]];
+  }));
+  return toCsv(header, out);
+}
+
 /** The chosen percentile of each time bucket's merged histogram, one line per (run, op). */
 export function LatencyOverTimeChart({
   result,
@@ -44,21 +73,16 @@ export function LatencyOverTimeChart({
   colours,
   sla,
 }: {
-  result: Extract<ChartResult, { kind: 'latency-over-time' }> | null;
+  result: LatencyResult | null;
   views: RunView[];
   colours: Map<string, string>;
   sla: SlaRule | null;
 }) {
   if (!result) return <ChartFrame id="latency-over-time" title="Latency over time" seriesCount={0} empty="Computing…">{null}</ChartFrame>;
   const p = result.percentile;
-  const shown = result.series.filter((s) => views.some((v) => v.run.id === s.runId));
-  const lines = runOpLines(shown, views, colours);
-  const rows = latencyRows(
-    shown.map((s, i) => ({ key: lines[i]?.key ?? '', t: s.t, values: s.values })),
-    result.bucketS,
-  );
+  const shaped = latencyOverTimeData(result, views, colours);
+  const { rows, drawn } = shaped;
   const maxT = Math.max(0, ...rows.map((r) => r.t ?? 0));
-  const drawn = lines.filter((l) => rows.some((r) => r[l.key] !== undefined && r[l.key] !== null));
   const slaShown = sla !== null && sla.percentile === p;
   const scale = latencyScale(Math.max(1, maxRowValue(rows, drawn.map((l) => l.key)), slaShown ? sla.maxLatencyUs : 0));
   return (
@@ -68,8 +92,9 @@ export function LatencyOverTimeChart({
       note={`p${p} of each ${result.bucketS}-s bucket's merged histogram (all clients' buckets summed, then the percentile read once) — not an average or maximum of per-client percentiles`}
       seriesCount={drawn.length}
       empty={drawn.length === 0 ? 'No latency time series in the ticked runs: tick a run with HdrHistogram or raw CSV results (summaries have none).' : null}
+      csv={() => latencyOverTimeCsv(shaped, p)}
     >
-      <ResponsiveContainer width="100%" height={380}>
+      <ChartContainer height={380}>
         <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis type="number" dataKey="t" domain={[0, maxT]} ticks={timeTicks(maxT)} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
@@ -86,7 +111,7 @@ export function LatencyOverTimeChart({
           ))}
           {slaShown && <ReferenceLine y={sla.maxLatencyUs} stroke="var(--fail)" strokeDasharray="4 4" label={{ value: `SLA p${sla.percentile} of ${sla.op} ≤ ${formatLatency(sla.maxLatencyUs)}`, fill: 'var(--fail)', position: 'insideTopRight' }} />}
         </LineChart>
-      </ResponsiveContainer>
+      </ChartContainer>
     </ChartFrame>
   );
 }

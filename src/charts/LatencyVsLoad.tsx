@@ -1,15 +1,25 @@
-import { CartesianGrid, Legend, Line, LineChart, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Legend, Line, LineChart, ReferenceDot, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { findKnee } from '../analysis/sweep.ts';
 import type { SlaRule } from '../analysis/sla.ts';
 import type { PercentileKey } from '../engine/summary.ts';
 import { formatLatency, formatOps, latencyScale } from '../views/format.ts';
+import { toCsv } from '../views/export.ts';
 import type { RunView } from '../views/run-views.ts';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { ChartContainer } from './ChartContainer.tsx';
 
 export interface LoadPoint {
   x: number;
   y: number;
   run: string;
+}
+
+export interface LoadSeries {
+  system: string;
+  workload: string;
+  distribution: string;
+  op: string;
+  points: LoadPoint[];
 }
 
 /**
@@ -18,7 +28,7 @@ export interface LoadPoint {
  */
 export function latencyVsLoadSeries(views: readonly RunView[], percentile: number, ops: readonly string[], xAxis: 'throughput' | 'utilisation') {
   const key = `p${percentile}` as PercentileKey;
-  const out = new Map<string, { system: string; op: string; points: LoadPoint[] }>();
+  const out = new Map<string, LoadSeries>();
   for (const v of views) {
     if (v.hidden) continue;
     const x = xAxis === 'throughput' ? v.run.throughput : v.utilisationPct;
@@ -27,13 +37,20 @@ export function latencyVsLoadSeries(views: readonly RunView[], percentile: numbe
       const y = v.run.ops[op]?.[key];
       if (y === null || y === undefined) continue;
       const name = [v.system, v.workload, v.distribution, ops.length > 1 ? op : ''].filter(Boolean).join(' · ');
-      const s = out.get(name) ?? { system: v.system, op, points: [] };
+      const s = out.get(name) ?? { system: v.system, workload: v.workload, distribution: v.distribution, op, points: [] };
       s.points.push({ x, y, run: v.label });
       out.set(name, s);
     }
   }
   for (const s of out.values()) s.points.sort((a, b) => a.x - b.x);
   return out;
+}
+
+/** The points the chart draws, one row per point: x in ops/s or % of capacity, the percentile in µs. */
+export function latencyVsLoadCsv(series: ReadonlyMap<string, LoadSeries>, percentile: number, xAxis: 'throughput' | 'utilisation'): string {
+  const header = ['series', 'system', 'workload', 'distribution', 'op', xAxis === 'throughput' ? 'throughput_ops_s' : 'utilisation_pct', `p${percentile}_us`, 'run'];
+  const rows = [...series].flatMap(([name, s]) => s.points.map((p) => [name, s.system, s.workload, s.distribution, s.op, p.x, p.y, p.run]));
+  return toCsv(header, rows);
 }
 
 export function LatencyVsLoadChart({ views, colours, percentile, ops, xAxis, sla }: { views: RunView[]; colours: Map<string, string>; percentile: number; ops: string[]; xAxis: 'throughput' | 'utilisation'; sla: SlaRule | null }) {
@@ -48,8 +65,9 @@ export function LatencyVsLoadChart({ views, colours, percentile, ops, xAxis, sla
       note="merged across clients from summed histogram buckets; ○ marks the knee"
       seriesCount={series.size}
       empty={series.size === 0 ? 'No run has this percentile for the selected operation.' : null}
+      csv={() => latencyVsLoadCsv(series, percentile, xAxis)}
     >
-      <ResponsiveContainer width="100%" height={380}>
+      <ChartContainer height={380}>
         <LineChart margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis
@@ -78,7 +96,7 @@ export function LatencyVsLoadChart({ views, colours, percentile, ops, xAxis, sla
           {sla && sla.percentile === percentile && <ReferenceLine y={sla.maxLatencyUs} stroke="var(--fail)" strokeDasharray="4 4" label={{ value: `SLA p${sla.percentile} ≤ ${formatLatency(sla.maxLatencyUs)}`, fill: 'var(--fail)', position: 'insideTopRight' }} />}
           {sla?.minThroughputOpsPerS && xAxis === 'throughput' && <ReferenceLine x={sla.minThroughputOpsPerS} stroke="var(--fail)" strokeDasharray="4 4" />}
         </LineChart>
-      </ResponsiveContainer>
+      </ChartContainer>
     </ChartFrame>
   );
 }

@@ -1,8 +1,10 @@
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChartResult } from '../engine/chart-queries.ts';
 import { formatLatency, latencyScale } from '../views/format.ts';
+import { toCsv, type Cell } from '../views/export.ts';
 import type { RunView } from '../views/run-views.ts';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { ChartContainer } from './ChartContainer.tsx';
 
 /** The highest percentile the log axis shows: 1/(1−p) is infinite at p = 100. */
 export const MAX_AXIS_PERCENTILE = 99.999;
@@ -46,22 +48,42 @@ export interface DistributionSeries {
 }
 
 /**
- * One row per percentile, `x` on the log axis and one column per series. Percentiles beyond
- * MAX_AXIS_PERCENTILE (the maximum, p100) are dropped: clamped, they would sit on the same x as
- * p99.999 with another value and draw a vertical spike that no percentile has.
+ * The points of a series the log axis draws. Percentiles beyond MAX_AXIS_PERCENTILE (the maximum,
+ * p100) are dropped: clamped, they would sit on the same x as p99.999 with another value and draw a
+ * vertical spike that no percentile has.
  */
+export function distributionPoints(s: Omit<DistributionSeries, 'key'>): { p: number; value: number }[] {
+  const out: { p: number; value: number }[] = [];
+  s.percentiles.forEach((p, i) => {
+    const value = s.values[i];
+    if (p <= MAX_AXIS_PERCENTILE && value !== undefined) out.push({ p, value });
+  });
+  return out;
+}
+
+/** One row per percentile, `x` on the log axis and one column per series (see distributionPoints). */
 export function distributionRows(series: readonly DistributionSeries[]): Record<string, number>[] {
   const rows = new Map<number, Record<string, number>>();
   for (const s of series) {
-    s.percentiles.forEach((p, i) => {
-      const value = s.values[i];
-      if (p > MAX_AXIS_PERCENTILE || value === undefined) return;
+    for (const { p, value } of distributionPoints(s)) {
       const row = rows.get(p) ?? { x: percentileAxisX(p) };
       row[s.key] = value;
       rows.set(p, row);
-    });
+    }
   }
   return [...rows].sort(([a], [b]) => a - b).map(([, row]) => row);
+}
+
+/**
+ * One row per drawn point of each line: the percentile (not its axis position) and the latency in
+ * µs. `series` holds the lines' data under their keys.
+ */
+export function distributionCsv<L extends { key: string; name: string }>(lines: readonly L[], series: readonly DistributionSeries[], columns: { header: string[]; cells: (line: L) => Cell[] }): string {
+  const rows = lines.flatMap((l) => {
+    const s = series.find((x) => x.key === l.key);
+    return s ? distributionPoints(s).map(({ p, value }) => [l.name, ...columns.cells(l), p, value]) : [];
+  });
+  return toCsv(['series', ...columns.header, 'percentile', 'latency_us'], rows);
 }
 
 /** The largest value among the rows' series columns (latencies, µs). */
@@ -102,6 +124,9 @@ export interface RunOpLine {
   name: string;
   colour: string;
   dash: string;
+  /** The run's label and the operation, whatever the name leaves out. */
+  run: string;
+  op: string;
 }
 
 /**
@@ -121,17 +146,33 @@ export function runOpLines(series: readonly { runId: number; op: string }[], vie
       name: [severalRuns || ops.length === 1 ? label : '', ops.length > 1 ? s.op : ''].filter(Boolean).join(' · '),
       colour: shades.get(s.runId) ?? 'var(--text)',
       dash: OP_DASHES[ops.indexOf(s.op) % OP_DASHES.length] ?? '',
+      run: label,
+      op: s.op,
     };
   });
 }
 
-/** HdrHistogram-style percentile plot: latency against percentile on a log 1/(1−p) axis, runs × ops overlaid. */
-export function PercentileDistributionChart({ result, views, colours }: { result: Extract<ChartResult, { kind: 'percentile-distribution' }> | null; views: RunView[]; colours: Map<string, string> }) {
-  if (!result) return <ChartFrame id="percentiles" title="Percentile distribution" seriesCount={0} empty="Computing…">{null}</ChartFrame>;
+type DistributionResult = Extract<ChartResult, { kind: 'percentile-distribution' }>;
+
+/** The lines of the shown runs' series, their data under the lines' keys, the rows drawn, and the lines with something to draw. */
+export function percentileDistributionData(result: DistributionResult, views: readonly RunView[], colours: ReadonlyMap<string, string>) {
   const shown = result.series.filter((s) => views.some((v) => v.run.id === s.runId));
   const lines = runOpLines(shown, views, colours);
-  const rows = distributionRows(shown.map((s, i) => ({ key: lines[i]?.key ?? '', percentiles: s.percentiles, values: s.values })));
+  const series: DistributionSeries[] = shown.map((s, i) => ({ key: lines[i]?.key ?? '', percentiles: s.percentiles, values: s.values }));
+  const rows = distributionRows(series);
   const drawn = lines.filter((l) => rows.some((r) => r[l.key] !== undefined));
+  return { shown, lines, series, rows, drawn };
+}
+
+export function percentileDistributionCsv({ drawn, series }: { drawn: readonly RunOpLine[]; series: readonly DistributionSeries[] }): string {
+  return distributionCsv(drawn, series, { header: ['run', 'op'], cells: (l) => [l.run, l.op] });
+}
+
+/** HdrHistogram-style percentile plot: latency against percentile on a log 1/(1−p) axis, runs × ops overlaid. */
+export function PercentileDistributionChart({ result, views, colours }: { result: DistributionResult | null; views: RunView[]; colours: Map<string, string> }) {
+  if (!result) return <ChartFrame id="percentiles" title="Percentile distribution" seriesCount={0} empty="Computing…">{null}</ChartFrame>;
+  const shaped = percentileDistributionData(result, views, colours);
+  const { shown, rows, drawn } = shaped;
   const scale = latencyScale(Math.max(1, maxRowValue(rows, drawn.map((l) => l.key))));
   const drawnRuns = views.filter((v) => shown.some((s) => s.runId === v.run.id));
   const shaded = new Set(drawnRuns.map((v) => v.system)).size < drawnRuns.length;
@@ -142,8 +183,9 @@ export function PercentileDistributionChart({ result, views, colours }: { result
       note={`each run's latency at each percentile of its merged histogram (all clients' buckets summed)${shaded ? '; colour per system, fainter = lower offered load' : ''}; the axis ends at p${MAX_AXIS_PERCENTILE}, so the maximum is not drawn`}
       seriesCount={drawn.length}
       empty={drawn.length === 0 ? 'No latency histograms for the selected runs and operation.' : null}
+      csv={() => percentileDistributionCsv(shaped)}
     >
-      <ResponsiveContainer width="100%" height={380}>
+      <ChartContainer height={380}>
         <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis {...PERCENTILE_AXIS} {...AXIS} />
@@ -154,7 +196,7 @@ export function PercentileDistributionChart({ result, views, colours }: { result
             <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.dash} strokeWidth={2} dot={false} isAnimationActive={false} />
           ))}
         </LineChart>
-      </ResponsiveContainer>
+      </ChartContainer>
     </ChartFrame>
   );
 }

@@ -1,9 +1,11 @@
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { PercentileKey } from '../engine/summary.ts';
 import { formatLatency, formatOps, formatPct, latencyScale } from '../views/format.ts';
+import { toCsv } from '../views/export.ts';
 import type { RunView } from '../views/run-views.ts';
 import { chartOp, percentileKey, scenarioOf } from './ByScenario.tsx';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { ChartContainer } from './ChartContainer.tsx';
 
 export interface ScalingPoint {
   nodes: number;
@@ -67,6 +69,16 @@ export function scalingSeries(views: readonly RunView[], key: PercentileKey | nu
   return out.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
 }
 
+/**
+ * One row per plotted cluster size of each series: measured throughput, the linear reference, and
+ * pXX of `op` in µs (empty when not exactly known, as the chart leaves that point out).
+ */
+export function scalingCsv(series: readonly ScalingSeries[], op: string | null, percentile: number): string {
+  const header = ['series', 'system', 'nodes', 'throughput_ops_s', 'linear_ops_s', 'op', `p${percentile}_us`, 'run'];
+  const rows = series.flatMap((s) => s.points.map((p) => [s.name, s.system, p.nodes, p.throughput, p.linear, op, p.latency, p.run]));
+  return toCsv(header, rows);
+}
+
 export function ScalingChart({ views, colours, percentile, op }: { views: RunView[]; colours: Map<string, string>; percentile: number; op: string }) {
   const key = percentileKey(percentile);
   const shownOp = chartOp(views, op);
@@ -94,8 +106,9 @@ export function ScalingChart({ views, colours, percentile, op }: { views: RunVie
       note={note}
       seriesCount={series.length}
       empty={series.length === 0 ? "Enter each run's cluster size (nodes) in the Runs table to see how throughput scales." : null}
+      csv={() => scalingCsv(series, shownOp, percentile)}
     >
-      <ResponsiveContainer width="100%" height={380}>
+      <ChartContainer height={380}>
         <LineChart margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis
@@ -152,7 +165,7 @@ export function ScalingChart({ views, colours, percentile, op }: { views: RunVie
             ];
           })}
         </LineChart>
-      </ResponsiveContainer>
+      </ChartContainer>
     </ChartFrame>
   );
 }

@@ -1,9 +1,11 @@
-import { Area, AreaChart, CartesianGrid, Legend, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, AreaChart, CartesianGrid, Legend, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatStep } from '../analysis/steps.ts';
 import type { ChartResult } from '../engine/chart-queries.ts';
 import { formatOffset, formatOps } from '../views/format.ts';
+import { toCsv } from '../views/export.ts';
 import type { RunView } from '../views/run-views.ts';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { ChartContainer } from './ChartContainer.tsx';
 
 export interface EventAnnotation {
   fromS: number;
@@ -35,22 +37,34 @@ export function parseEvents(text: string): { events: EventAnnotation[]; errors: 
   return { events, errors };
 }
 
-/** Ops/s over time, per operation, successful stacked with failed (throttled); detected steps marked. */
-export function ThroughputOverTimeChart({ result, views, events }: { result: Extract<ChartResult, { kind: 'throughput-over-time' }> | null; views: RunView[]; events: EventAnnotation[] }) {
-  if (!result) return <ChartFrame id="throughput" title="Throughput over time" seriesCount={0} empty="Computing…">{null}</ChartFrame>;
+type ThroughputResult = Extract<ChartResult, { kind: 'throughput-over-time' }>;
+
+export interface ThroughputArea {
+  /** Recharts dataKey and legend name. */
+  key: string;
+  kind: 'ok' | 'failed';
+  runId: number;
+  run: string;
+  op: string;
+}
+
+/**
+ * The chart's areas, successful first then failed, and one row per time bucket with a column per
+ * area (`key`); a bucket an area has no value in counts as 0 ops/s, as the stacked chart draws it.
+ */
+export function throughputData(result: ThroughputResult, views: readonly RunView[]): { runIds: number[]; areas: ThroughputArea[]; data: Record<string, number>[] } {
   const runIds = [...new Set(result.ok.map((s) => s.runId))];
   const several = runIds.length > 1;
-  const viewOf = (id: number) => views.find((v) => v.run.id === id);
-  const name = (runId: number, op: string, kind: 'ok' | 'failed') => `${several ? `${viewOf(runId)?.label ?? runId} ` : ''}${op}${kind === 'failed' ? ' failed' : ''}`;
+  const runOf = (id: number) => views.find((v) => v.run.id === id)?.label ?? String(id);
   const rows = new Map<number, Record<string, number>>();
-  const seriesNames: { key: string; kind: 'ok' | 'failed'; runId: number }[] = [];
+  const areas: ThroughputArea[] = [];
   for (const [kind, list] of [
     ['ok', result.ok],
     ['failed', result.failed],
   ] as const) {
     for (const s of list) {
-      const key = name(s.runId, s.op, kind);
-      seriesNames.push({ key, kind, runId: s.runId });
+      const key = `${several ? `${runOf(s.runId)} ` : ''}${s.op}${kind === 'failed' ? ' failed' : ''}`;
+      areas.push({ key, kind, runId: s.runId, run: runOf(s.runId), op: s.op });
       s.t.forEach((t, i) => {
         const row = rows.get(t) ?? { t };
         row[key] = s.values[i] ?? 0;
@@ -59,7 +73,24 @@ export function ThroughputOverTimeChart({ result, views, events }: { result: Ext
     }
   }
   const data = [...rows.values()].sort((a, b) => (a.t as number) - (b.t as number));
-  for (const row of data) for (const s of seriesNames) row[s.key] ??= 0;
+  for (const row of data) for (const a of areas) row[a.key] ??= 0;
+  return { runIds, areas, data };
+}
+
+/** One row per area and time bucket, as drawn (not stacked): seconds from the run's start and ops/s. */
+export function throughputCsv({ areas, data }: { areas: readonly ThroughputArea[]; data: readonly Record<string, number>[] }): string {
+  const header = ['series', 'run', 'op', 'status', 't_s', 'ops_per_s'];
+  const rows = areas.flatMap((a) => data.map((row) => [a.key, a.run, a.op, a.kind, row.t ?? null, row[a.key] ?? null]));
+  return toCsv(header, rows);
+}
+
+/** Ops/s over time, per operation, successful stacked with failed (throttled); detected steps marked. */
+export function ThroughputOverTimeChart({ result, views, events }: { result: ThroughputResult | null; views: RunView[]; events: EventAnnotation[] }) {
+  if (!result) return <ChartFrame id="throughput" title="Throughput over time" seriesCount={0} empty="Computing…">{null}</ChartFrame>;
+  const shaped = throughputData(result, views);
+  const { runIds, areas: seriesNames, data } = shaped;
+  const several = runIds.length > 1;
+  const viewOf = (id: number) => views.find((v) => v.run.id === id);
   const okColours = ['#2563eb', '#16a34a', '#9333ea', '#0891b2', '#ca8a04', '#4b5563'];
   const failColours = ['#dc2626', '#ea580c', '#db2777', '#b91c1c'];
   const steps = runIds.flatMap((id) => (viewOf(id)?.run.steps ?? []).map((step) => ({ step, id })));
@@ -70,8 +101,9 @@ export function ThroughputOverTimeChart({ result, views, events }: { result: Ext
       note={`all clients summed in absolute time, ${result.bucketS}-s buckets; failed/throttled stacked on top${steps.length ? `; ${steps.length} step(s) detected` : ''}`}
       seriesCount={seriesNames.length}
       empty={data.length === 0 ? 'No time series in the selected runs (summaries have none).' : null}
+      csv={() => throughputCsv(shaped)}
     >
-      <ResponsiveContainer width="100%" height={420}>
+      <ChartContainer height={420}>
         <AreaChart data={data} margin={{ top: 24, right: 30, bottom: 10, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis type="number" dataKey="t" domain={['dataMin', 'dataMax']} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
@@ -103,7 +135,7 @@ export function ThroughputOverTimeChart({ result, views, events }: { result: Ext
             ),
           )}
         </AreaChart>
-      </ResponsiveContainer>
+      </ChartContainer>
     </ChartFrame>
   );
 }

@@ -1,6 +1,7 @@
 import { openNodeDb } from '../engine/node-db.ts';
 import { analyseLoaded, type Analysis } from '../engine/analyse.ts';
 import { PERCENTILE_KEYS, type OpSummary } from '../engine/summary.ts';
+import { describeKept, problemsByFile } from '../model/report.ts';
 import { loadPaths } from './load-paths.ts';
 
 const USAGE = `usage: npm run --silent summarize -- [--json] <file-or-folder>...
@@ -30,7 +31,7 @@ function printReadable(analysis: Analysis): void {
   for (const run of analysis.runs) {
     const clients = run.clients.map((c) => c.client).join(', ');
     const target = run.target !== null ? `target ${fmt(run.target)} ops/s per client` : 'no target';
-    console.log(`\n${run.label}  (${run.clients.length} clients: ${clients}; ${target})`);
+    console.log(`\n${run.label}${run.partial ? '  [PARTIAL: some lines could not be read]' : ''}  (${run.clients.length} clients: ${clients}; ${target})`);
     console.log(`  duration ${fmt(run.durationS, 3)} s, throughput ${fmt(run.throughput, 1)} ops/s, ${fmt(run.totalOps)} ops`);
     const rows = [['op', 'source', 'count', 'mean', 'min', ...PERCENTILE_KEYS, 'max', 'max-of-clients p99', 'error']];
     for (const [op, o] of Object.entries(run.ops)) {
@@ -46,8 +47,12 @@ function printReadable(analysis: Analysis): void {
     );
   }
   if (analysis.errors.length > 0) {
-    console.log(`\n${analysis.errors.length} problem(s):`);
-    for (const e of analysis.errors) console.log(`  ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
+    console.log(`\n${analysis.errors.length} problem(s); runs built on these files are marked partial:`);
+    for (const [file, list] of problemsByFile(analysis.errors)) {
+      const report = analysis.files.find((f) => f.path === file);
+      console.log(`  ${file}${report ? ` (${describeKept(report)})` : ''}`);
+      for (const e of list) console.log(`    ${e.line ? `line ${e.line}` : 'file'}${e.field ? ` [${e.field}]` : ''}: ${e.message}`);
+    }
   }
   console.log('\nLatencies in µs. Merged percentiles come from summed histogram buckets or all raw samples.');
 }
@@ -68,10 +73,13 @@ async function main(argv: string[]): Promise<number> {
   return analysis.errors.length > 0 ? 1 : 0;
 }
 
+// exitCode, not exit(): exit() would drop JSON still being written to a pipe.
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    process.exitCode = code;
+  },
   (e: unknown) => {
     console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
-    process.exit(3);
+    process.exitCode = 3;
   },
 );

@@ -1,5 +1,6 @@
 import { detectSteps, type Step } from '../analysis/steps.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
+import { fileReport, type FileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import type { Db } from './db.ts';
 import { countsPerSecond } from './queries.ts';
@@ -14,6 +15,8 @@ export interface ThroughputSeries {
 }
 
 export interface RunAnalysis extends RunSummary {
+  /** Some of the run's files lost lines or had problems: its figures cover what could be read. */
+  partial: boolean;
   throughputPerSecond: ThroughputSeries | null;
   /** Level changes of the successful throughput (e.g. DynamoDB split-for-heat doublings). */
   steps: Step[];
@@ -24,6 +27,8 @@ export interface Analysis {
   errors: ParseIssue[];
   /** Files in the given folders that are not benchmark results (READMEs, JSON …). */
   ignored: string[];
+  /** Every file read, with what was kept of it. */
+  files: FileReport[];
 }
 
 /** Dense per-second arrays for each group, from its first to its last second. */
@@ -58,7 +63,7 @@ export function analyseLoaded(
 ): Analysis {
   const store = new Store(db);
   store.addRuns(groupIntoRuns(loaded.files));
-  return analyseStore(store, loaded.errors, loaded.ignored, options);
+  return analyseStore(store, loaded.errors, loaded.ignored, options, loaded.files.map(fileReport));
 }
 
 /** Per-second series and steps do not depend on a window: computed once per dataset. */
@@ -72,15 +77,23 @@ function runTimelines(store: Store): Map<number, { t: ThroughputSeries; steps: S
   return byRun;
 }
 
-export function analyseStore(store: Store, fileErrors: readonly ParseIssue[], ignored: readonly string[], options: SummaryOptions = {}): Analysis {
+export function analyseStore(
+  store: Store,
+  fileErrors: readonly ParseIssue[],
+  ignored: readonly string[],
+  options: SummaryOptions = {},
+  files: readonly FileReport[] = [],
+): Analysis {
   const runs = summarizeRuns(store, options);
   const series = runTimelines(store);
+  const damaged = new Set([...files.filter((f) => f.skipped > 0 || f.problems > 0).map((f) => f.path), ...fileErrors.map((e) => e.file)]);
   return {
     runs: runs.map((r) => {
       const timeline = series.get(r.id);
-      return { ...r, throughputPerSecond: timeline?.t ?? null, steps: timeline?.steps ?? [] };
+      return { ...r, partial: r.paths.some((p) => damaged.has(p)), throughputPerSecond: timeline?.t ?? null, steps: timeline?.steps ?? [] };
     }),
     errors: [...fileErrors],
     ignored: [...ignored],
+    files: [...files],
   };
 }

@@ -1,3 +1,4 @@
+import type { Snapshot } from '../state/snapshot.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, Regrouping, ResponseOf, WorkerEvent, WorkerRequest } from './protocol.ts';
 
 type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -57,6 +58,14 @@ export class EngineClient {
 
   regroup(regroup: Regrouping, window: AnalysisWindow) {
     return this.request<'regroup'>({ type: 'regroup', regroup, window }).result;
+  }
+
+  snapshot(runKeys: string[] | null) {
+    return this.request<'snapshot'>({ type: 'snapshot', runKeys }).result;
+  }
+
+  loadSnapshot(snapshot: Snapshot) {
+    return this.request<'load-snapshot'>({ type: 'load-snapshot', snapshot }).result;
   }
 
   clear() {

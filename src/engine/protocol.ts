@@ -1,4 +1,5 @@
 import type { Analysis } from './analyse.ts';
+import type { Snapshot } from '../state/snapshot.ts';
 import type { ChartQuery, ChartResult } from './chart-queries.ts';
 
 /**
@@ -35,7 +36,9 @@ export type WorkerRequest =
   | { id: number; type: 'cancel'; target: number }
   | { id: number; type: 'clear' }
   | { id: number; type: 'analyse'; window: AnalysisWindow }
-  | { id: number; type: 'chart'; query: ChartQuery };
+  | { id: number; type: 'chart'; query: ChartQuery }
+  | { id: number; type: 'snapshot'; runKeys: string[] | null }
+  | { id: number; type: 'load-snapshot'; snapshot: Snapshot };
 
 export interface LoadResult {
   analysis: Analysis;
@@ -50,6 +53,8 @@ export interface ResponseOf {
   analyse: Analysis;
   regroup: Analysis;
   chart: ChartResult;
+  snapshot: { snapshot: Snapshot; omitted: string[] };
+  'load-snapshot': Analysis;
 }
 
 export type WorkerEvent =

@@ -251,3 +251,15 @@ export function groupExtents(db: Db, sel: Selection): Extent[] {
   );
   return rows.map((r) => ({ g: r.g as number, startUs: r.start_us as number, endUs: r.end_us as number }));
 }
+
+/** The merged histogram of each group over all time, bucket by bucket in value order. */
+export function mergedBuckets(db: Db, sel: Selection): { g: number; lo: number; width: number; n: number }[] {
+  setSelection(db, sel);
+  return db
+    .query(
+      `SELECT sel.g, sh.lo, sh.width, sum(sh.n)::BIGINT AS n
+       FROM sel JOIN series_hist sh ON sh.series_id = sel.series_id
+       GROUP BY sel.g, sh.lo, sh.width ORDER BY sel.g, sh.lo`,
+    )
+    .map((r) => ({ g: r.g as number, lo: r.lo as number, width: r.width as number, n: r.n as number }));
+}

@@ -12,6 +12,7 @@ import type {
   SummarySeries,
   YcsbCommandLine,
 } from '../model/types.ts';
+import { snapshotBuckets, type Snapshot, type SnapshotOp, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
 import { refreshSeriesHistograms } from './queries.ts';
 import { SCHEMA_SQL } from './schema.ts';
@@ -35,6 +36,10 @@ export interface SeriesInfo {
   /** Summaries and distributions have no rows in DuckDB; they are kept as parsed. */
   summary?: SummarySeries;
   distribution?: DistributionSeries;
+  /** 'timeline': counts per second only (a comparison's throughput), not latency data. */
+  role?: 'timeline';
+  /** Naive per-client figures carried by a comparison, which has no per-client data. */
+  naive?: SnapshotOp['naive'];
 }
 
 export interface ClientInfo {
@@ -51,6 +56,8 @@ export interface RunInfo {
   label: string;
   paths: string[];
   clients: ClientInfo[];
+  /** A run from a comparison (link or file): its run-level figures as they were computed. */
+  fixed?: SnapshotRun;
 }
 
 const FLUSH_ROWS = 1 << 20;
@@ -71,6 +78,7 @@ export class Store {
 
   constructor(readonly db: Db) {
     for (const sql of SCHEMA_SQL) db.exec(sql);
+    refreshSeriesHistograms(db);
   }
 
   /** Forget everything loaded so far. */
@@ -156,7 +164,75 @@ export class Store {
     this.flush();
     refreshSeriesHistograms(this.db);
     this.version++;
-    const added = this.series.slice(firstSeries);
+    this.insertSeriesRows(this.series.slice(firstSeries));
+  }
+
+  /**
+   * Load a comparison: each operation's merged histogram goes straight into `series_hist` (so the
+   * same SQL recomputes every figure), and the per-second throughput becomes one-second intervals
+   * of two timeline series (ok, failed). Per-client and per-interval latency data are not part of
+   * a comparison.
+   */
+  addSnapshot(snapshot: Snapshot): void {
+    const first = this.series.length;
+    const rows = { series: new Float64Column(), lo: new Float64Column(), width: new Float64Column(), n: new Float64Column(), raw: [] as boolean[] };
+    for (const r of snapshot.runs) {
+      const runId = this.runs.length;
+      this.runs.push({ id: runId, key: r.key, label: r.label, paths: [], clients: [], fixed: r });
+      for (const [op, o] of Object.entries(r.ops)) {
+        const b = snapshotBuckets(o);
+        const id = this.series.length;
+        this.series.push({
+          id,
+          runId,
+          client: 'all clients',
+          op,
+          kind: opKind(op),
+          source: b.raw ? 'raw' : 'histogram',
+          file: 'comparison',
+          unit: o.unit as LatencyUnit,
+          precision: b.precision,
+          timeBase: null,
+          count: b.count.reduce((a, c) => a + c, 0),
+          naive: o.naive,
+        });
+        for (let i = 0; i < b.lo.length; i++) {
+          rows.series.push(id);
+          rows.lo.push(b.lo[i] as number);
+          rows.width.push(b.width[i] as number);
+          rows.n.push(b.count[i] as number);
+          rows.raw.push(b.raw);
+        }
+      }
+      const t = r.throughputPerSecond;
+      if (t) {
+        for (const [op, counts] of [
+          ['all operations', t.ok],
+          ['all operations-FAILED', t.failed],
+        ] as const) {
+          const id = this.series.length;
+          this.series.push({ id, runId, client: 'all clients', op, kind: opKind(op), source: 'histogram', file: 'comparison', unit: 'us', precision: null, timeBase: 'absolute', count: 0, role: 'timeline' });
+          counts.forEach((n, i) => {
+            this.intervals.id.push(this.nextIntervalId++);
+            this.intervals.series.push(id);
+            this.intervals.start.push((t.startEpochS + i) * 1e6);
+            this.intervals.length.push(1e6);
+            this.intervals.n.push(n);
+          });
+        }
+      }
+    }
+    this.flush();
+    this.db.insert(
+      'series_hist',
+      tableFromArrays({ series_id: rows.series.finish(), lo: rows.lo.finish(), width: rows.width.finish(), n: rows.n.finish(), raw: rows.raw }),
+      false,
+    );
+    this.insertSeriesRows(this.series.slice(first));
+    this.version++;
+  }
+
+  private insertSeriesRows(added: readonly SeriesInfo[]): void {
     this.db.insert(
       'series',
       tableFromArrays({

@@ -207,18 +207,31 @@ export interface SummaryOptions {
   window?: { fromS: number | null; toS: number | null } | null;
 }
 
+export interface MergeGroup {
+  run: RunInfo;
+  op: string;
+  /** The series merged for this run and operation: one per client, the best source of each. */
+  series: SeriesInfo[];
+  /** Why they cannot be summed bucket by bucket; null when they can. */
+  refusal: string | null;
+}
+
+/** What merges into each run's figures per operation (timeline-only series are not latency data). */
+export function mergeGroups(store: Store): MergeGroup[] {
+  const out: MergeGroup[] = [];
+  for (const run of store.runs) {
+    const byOp = chooseSeries(store.series.filter((s) => s.runId === run.id && s.role !== 'timeline'));
+    for (const [op, series] of byOp) out.push({ run, op, series, refusal: mergeRefusal(series) });
+  }
+  return out;
+}
+
+export const dbBacked = (s: SeriesInfo): boolean => s.source === 'histogram' || s.source === 'raw';
+
 export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSummary[] {
   // Groups: one per (run, op) for the merge and one per (run, op, client) for the breakdown.
-  const mergedGroup: { run: RunInfo; op: string; series: SeriesInfo[] }[] = [];
-  const clientGroup: SeriesInfo[] = [];
-  for (const run of store.runs) {
-    const byOp = chooseSeries(store.series.filter((s) => s.runId === run.id));
-    for (const [op, list] of byOp) {
-      mergedGroup.push({ run, op, series: list });
-      clientGroup.push(...list);
-    }
-  }
-  const dbBacked = (s: SeriesInfo): boolean => s.source === 'histogram' || s.source === 'raw';
+  const mergedGroup = mergeGroups(store);
+  const clientGroup = mergedGroup.flatMap((m) => m.series);
 
   // Run extent and throughput: every op/failed series with time, whatever was chosen for latency.
   const timed = store.series.filter((s) => dbBacked(s) && (s.kind === 'op' || s.kind === 'failed'));
@@ -232,7 +245,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
   // One query for everything: each client series in a group of its own (ids 0…), and the series
   // of each mergeable (run, op) together in a group numbered after them.
   const clientSel = clientGroup.filter(dbBacked);
-  const mergeable = mergedGroup.map((m, i) => ({ ...m, g: store.series.length + i, refusal: mergeRefusal(m.series) }));
+  const mergeable = mergedGroup.map((m, i) => ({ ...m, g: store.series.length + i }));
   const mergedSel = mergeable.filter((m) => m.refusal === null && m.series.every(dbBacked));
   const members = [...clientSel.map((s) => ({ s, g: s.id })), ...mergedSel.flatMap((m) => m.series.map((s) => ({ s, g: m.g })))];
   const summaries = new Map(
@@ -280,8 +293,30 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
         source,
         exact,
         ...(m.refusal ? { note: m.refusal } : {}),
-        naive: naive(perClient),
+        // A comparison loaded from a link has no clients' data, only the naive figures it carried.
+        naive: m.series[0]?.naive ?? naive(perClient),
         perClient,
+      };
+    }
+    if (run.fixed) {
+      const f = run.fixed;
+      return {
+        id: run.id,
+        label: run.label,
+        dir: run.key,
+        paths: run.paths,
+        clients: f.clients,
+        target: f.target,
+        threadsPerClient: f.threadsPerClient,
+        db: f.db,
+        workload: f.workload,
+        properties: f.properties,
+        startEpochMs: f.startEpochMs,
+        endEpochMs: f.endEpochMs,
+        durationS: f.durationS,
+        throughput: f.throughput,
+        totalOps: f.totalOps,
+        ops,
       };
     }
 

@@ -1,10 +1,13 @@
 /// <reference lib="webworker" />
 import { CancelledError, isFailed, isUnrecognised, readFile } from '../formats/registry.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
+import { fileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { analyseStore } from './analyse.ts';
 import { openBrowserDb } from './browser-db.ts';
 import { runChartQuery } from './chart-queries.ts';
+import { buildSnapshot } from './snapshot-build.ts';
+import { comparisonFileToSnapshot, looksLikeComparisonFile, type Snapshot } from '../state/snapshot.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, LoadResult, Regrouping, WorkerEvent, WorkerRequest } from './protocol.ts';
 import { Store } from './store.ts';
 
@@ -31,6 +34,10 @@ let fileErrors: ParseIssue[] = [];
 /** Files that are not benchmark results at all (a README in a dropped folder): listed, not errors. */
 let ignored: string[] = [];
 let regrouping: Regrouping = {};
+
+function analyse(store: Store, window: AnalysisWindow) {
+  return analyseStore(store, fileErrors, ignored, { window }, parsed.map(fileReport));
+}
 
 function rebuild(store: Store): void {
   store.clear();
@@ -59,6 +66,17 @@ async function* streamOf(input: InputFile, signal: AbortSignal): AsyncIterable<U
   }
 }
 
+function streamToBody(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+  const it = chunks[Symbol.asyncIterator]();
+  return new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await it.next();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+  });
+}
+
 async function load(id: number, files: InputFile[], replace: boolean, window: AnalysisWindow, store: Store): Promise<LoadResult> {
   const controller = new AbortController();
   aborts.set(id, controller);
@@ -69,8 +87,21 @@ async function load(id: number, files: InputFile[], replace: boolean, window: An
   }
   const loadedFiles: string[] = [];
   let cancelled = false;
+  let comparison: Snapshot | null = null;
   try {
     for (const input of files) {
+      // A comparison file (shared JSON) replaces the loaded data rather than adding files to it.
+      if (/\.json$/i.test(input.path)) {
+        const text = await new Response(streamToBody(streamOf(input, controller.signal))).text();
+        if (looksLikeComparisonFile(text.slice(0, 200))) {
+          try {
+            comparison = comparisonFileToSnapshot(text);
+          } catch (e) {
+            fileErrors.push({ file: input.path, line: 0, message: (e as Error).message });
+          }
+          continue;
+        }
+      }
       let last = 0;
       const progress = (p: Omit<LoadProgress, 'done' | 'path'>, done = false, error?: string): void => {
         const now = performance.now();
@@ -110,8 +141,14 @@ async function load(id: number, files: InputFile[], replace: boolean, window: An
   } finally {
     aborts.delete(id);
   }
+  if (comparison) {
+    parsed = [];
+    store.clear();
+    store.addSnapshot(comparison);
+    return { analysis: analyseStore(store, fileErrors, []), loadedFiles, cancelled };
+  }
   rebuild(store);
-  return { analysis: analyseStore(store, fileErrors, ignored, { window }), loadedFiles, cancelled };
+  return { analysis: analyse(store, window), loadedFiles, cancelled };
 }
 
 async function handle(req: WorkerRequest): Promise<unknown> {
@@ -128,7 +165,7 @@ async function handle(req: WorkerRequest): Promise<unknown> {
     case 'regroup':
       regrouping = req.regroup;
       rebuild(store);
-      return analyseStore(store, fileErrors, ignored, { window: req.window });
+      return analyse(store, req.window);
     case 'clear':
       parsed = [];
       fileErrors = [];
@@ -136,9 +173,18 @@ async function handle(req: WorkerRequest): Promise<unknown> {
       store.clear();
       return true;
     case 'analyse':
-      return analyseStore(store, fileErrors, ignored, { window: req.window });
+      return analyse(store, req.window);
     case 'chart':
       return runChartQuery(store, req.query);
+    case 'snapshot':
+      return buildSnapshot(store, analyseStore(store, [], []), req.runKeys ? new Set(req.runKeys) : undefined);
+    case 'load-snapshot':
+      parsed = [];
+      fileErrors = [];
+      ignored = [];
+      store.clear();
+      store.addSnapshot(req.snapshot);
+      return analyseStore(store, [], []);
   }
 }
 

@@ -55,6 +55,10 @@ export interface ViewState {
   runs: Record<string, RunLabels>;
   /** Files moved to another run than their folder's: file path → run key. */
   regroup: Record<string, string>;
+  /** A chart shown alone, for an `<iframe>`; null = the whole dashboard. */
+  embed: ChartId | null;
+  /** A self-contained comparison (src/state/snapshot.ts link data, base64url), or '' for none. */
+  data: string;
 }
 
 /** Everything the cost chart lets the user edit. Absent fields take the documented defaults. */
@@ -89,6 +93,8 @@ export const DEFAULT_STATE: ViewState = {
   cost: {},
   runs: {},
   regroup: {},
+  embed: null,
+  data: '',
 };
 
 export const PERCENTILE_CHOICES = [50, 90, 95, 99, 99.9, 99.99] as const;
@@ -109,6 +115,8 @@ function parseJson<T>(text: string, check: (v: unknown) => v is T): T | null {
     return null;
   }
 }
+
+export const isChartId = (v: string): v is ChartId => (CHART_IDS as readonly string[]).includes(v);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -166,8 +174,13 @@ export function decodeState(fragment: string): Decoded {
   }
   const chart = params.get('chart');
   if (chart !== null) {
-    if ((CHART_IDS as readonly string[]).includes(chart)) state.chart = chart as ChartId;
+    if (isChartId(chart)) state.chart = chart;
     else notices.push(`unknown chart "${chart}"`);
+  }
+  const embed = params.get('embed');
+  if (embed !== null) {
+    if (isChartId(embed)) state.embed = embed;
+    else notices.push(`unknown chart to embed "${embed}"`);
   }
   const p = params.get('p');
   if (p !== null) {
@@ -218,6 +231,11 @@ export function decodeState(fragment: string): Decoded {
     if (parsed) state.regroup = parsed;
     else notices.push('file regrouping in the link is malformed and was ignored');
   }
+  const data = params.get('data');
+  if (data !== null) {
+    if (/^[A-Za-z0-9_-]+$/.test(data)) state.data = data;
+    else notices.push('the comparison data in the link is damaged and was ignored');
+  }
   const capacity = params.get('capacity');
   if (capacity !== null) {
     const parsed = parseJson(capacity, isCapacityMap);
@@ -247,8 +265,12 @@ export function encodeState(state: ViewState): string {
   if (Object.keys(state.capacity).length) params.set('capacity', JSON.stringify(state.capacity));
   if (Object.keys(state.regroup).length) params.set('regroup', JSON.stringify(state.regroup));
   if (Object.keys(state.cost).length) params.set('cost', JSON.stringify(state.cost));
-  if ([...params.keys()].length === 0) return '';
+  if ([...params.keys()].length === 0 && !state.embed && !state.data) return '';
   params.set('v', String(STATE_VERSION));
+  // Last, so that an embed link reads as the dashboard's own link plus `&embed=<chart>`.
+  if (state.embed) params.set('embed', state.embed);
+  // The bulky comparison data goes at the very end, where a reader's eye (and a cut) meets it last.
+  if (state.data) params.set('data', state.data);
   // Commas and slashes read better unescaped and are safe in a fragment.
   return params.toString().replace(/%2C/g, ',').replace(/%2F/g, '/');
 }

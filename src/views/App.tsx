@@ -1,17 +1,20 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { parseSlaRule, type SlaRule } from '../analysis/sla.ts';
+import { linkDataToSnapshot } from '../state/snapshot.ts';
 import { decodeState, encodeState, type RunLabels, type ViewState } from '../state/view-state.ts';
 import { ChartArea } from './ChartArea.tsx';
+import { ExportContext, type ExportSettings } from './ExportMenu.tsx';
 import { fileFromReference, filesFromDrop, remoteHosts, sampleReferences } from './file-sources.ts';
 import { LoadPanel } from './LoadPanel.tsx';
 import { buildRunViews, colourMap } from './run-views.ts';
 import { RunsPanel } from './RunsPanel.tsx';
+import { SharePanel } from './SharePanel.tsx';
 import { SummaryTable } from './SummaryTable.tsx';
 import { useEngine } from './useEngine.ts';
 import { WindowControl } from './WindowControl.tsx';
 import type { InputFile } from '../engine/protocol.ts';
 
-type Source = { kind: 'none' } | { kind: 'sample' } | { kind: 'link'; refs: string[] } | { kind: 'local' };
+type Source = { kind: 'none' } | { kind: 'sample' } | { kind: 'link'; refs: string[] } | { kind: 'local' } | { kind: 'snapshot' };
 
 function useViewState() {
   const initial = useMemo(() => decodeState(window.location.hash), []);
@@ -31,7 +34,9 @@ export function App() {
   const engine = useEngine(state.window, state.regroup);
   const base = window.location.href;
   // A link naming files starts from those; hosts other than the app's own need a yes first.
-  const [source, setSource] = useState<Source>(() => (state.files.length > 0 ? { kind: 'link', refs: state.files } : { kind: 'none' }));
+  const [source, setSource] = useState<Source>(() =>
+    state.data ? { kind: 'snapshot' } : state.files.length > 0 ? { kind: 'link', refs: state.files } : { kind: 'none' },
+  );
   const [pendingHosts, setPendingHosts] = useState<string[] | null>(() => {
     const hosts = remoteHosts(state.files, base);
     return hosts.length > 0 ? hosts : null;
@@ -45,7 +50,13 @@ export function App() {
   useEffect(() => {
     if (!engine.client || started.current) return;
     started.current = true;
-    if (source.kind === 'link') {
+    if (source.kind === 'snapshot') {
+      try {
+        void engine.openSnapshot(linkDataToSnapshot(state.data));
+      } catch (e) {
+        setNotices((n) => [...n, `this link's comparison cannot be opened: ${e instanceof Error ? e.message : String(e)}`]);
+      }
+    } else if (source.kind === 'link') {
       if (!pendingHosts) void loadRefs(source.refs);
     } else {
       void sampleReferences(base).then((refs) => {
@@ -54,17 +65,17 @@ export function App() {
         void loadRefs(refs);
       });
     }
-  }, [engine.client, source, pendingHosts, base, loadRefs]);
+  }, [engine, source, pendingHosts, base, loadRefs, state.data, setNotices]);
 
   const loadLocal = useCallback(
     (files: InputFile[]) => {
       if (files.length === 0) return;
       const replace = source.kind !== 'local';
       setSource({ kind: 'local' });
-      if (state.files.length) update({ files: [] });
+      if (state.files.length || state.data) update({ files: [], data: '' });
       void engine.load(files, replace);
     },
-    [engine, source.kind, state.files.length, update],
+    [engine, source.kind, state.files.length, state.data, update],
   );
 
   useEffect(() => {
@@ -124,92 +135,126 @@ export function App() {
     [setState],
   );
 
-  return (
-    <div className="app">
-      <header>
-        <h1>benchlens</h1>
-        <span className="tagline">exact percentiles from benchmark results, merged across clients</span>
-        <span className="spacer" />
-        <span className="muted small" data-testid="engine-status">
-          {engine.fatal ? `engine error: ${engine.fatal}` : engine.ready ? `DuckDB ready (${engine.startupMs?.toFixed(0)} ms)` : 'starting DuckDB…'}
-        </span>
-        <button type="button" onClick={() => update({ theme: state.theme === 'dark' ? 'light' : 'dark' })} aria-label="toggle theme">
-          {state.theme === 'dark' ? '☀ light' : '☾ dark'}
-        </button>
-      </header>
-      {dragging && <div className="drop-overlay">Drop result files or folders</div>}
-      {notices.length > 0 && (
-        <div className="notice" role="status">
-          {notices.join('; ')} <button type="button" className="link" onClick={() => setNotices([])}>dismiss</button>
-        </div>
-      )}
-      {source.kind === 'sample' && (
-        <div className="sample-banner" data-testid="sample-banner">
-          This is sample data: real YCSB 0.17 runs from <code>sample-results/</code>. Drop your own result folders to analyse them.{' '}
-          <button
-            type="button"
-            onClick={() => {
-              setSource({ kind: 'none' });
-              void engine.clear();
-            }}
-          >
-            Clear sample data
-          </button>
-        </div>
-      )}
-      {pendingHosts && source.kind === 'link' && (
-        <div className="notice" data-testid="remote-confirm">
-          This link loads {source.refs.length} file(s) from {pendingHosts.join(', ')}. Nothing is sent to them beyond the requests for these files.{' '}
-          <button
-            type="button"
-            onClick={() => {
-              setPendingHosts(null);
-              void loadRefs(source.refs);
-            }}
-          >
-            Load
-          </button>{' '}
-          <button type="button" onClick={() => setPendingHosts(null)}>
-            Don't load
-          </button>
-        </div>
-      )}
-      <LoadPanel onFiles={loadLocal} progress={engine.progress} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} />
-      {views.length > 0 && (
-        <>
-          <section>
-            <h2>Runs</h2>
-            <RunsPanel
-              views={views}
-              colours={colours}
-              onChange={setRunLabels}
-              onMoveFile={(path, runKey) => {
-                const regroup = { ...state.regroup, [path]: runKey };
-                update({ regroup });
-                void engine.regroupRuns(regroup, state.window);
-              }}
-            />
-          </section>
-          <section>
-            <h2>Summary</h2>
-            <div className="sla">
-              <label>
-                SLA rule{' '}
-                <input value={state.sla} placeholder="p95 of READ <= 10 ms at >= 90000 ops/s" onChange={(e) => update({ sla: e.target.value })} aria-label="SLA rule" size={40} />
-              </label>
-              {slaError && <span className="warn"> {slaError}</span>}
-            </div>
-            <WindowControl window={state.window} onChange={setWindow} queryMs={engine.lastQueryMs} />
-            <div className="table-scroll">
-              <SummaryTable views={views} sla={sla} />
-            </div>
-            <p className="muted small">
-              Latencies merged across clients from summed HdrHistogram buckets (HdrHistogram 2.2.2 percentile semantics) or exact nearest rank over raw samples. “max-of-clients” is what taking the worst client's own percentile would report; its error is shown against the merged value.
-            </p>
-          </section>
-          <ChartArea client={engine.client} version={engine.analysis} views={views} colours={colours} state={state} sla={sla} update={update} />
-        </>
-      )}
+  const exportSettings = useMemo((): ExportSettings => ({ embedded: state.embed !== null, localData: source.kind === 'local' }), [state.embed, source.kind]);
+  // An embed shows its chart whatever tab the link was made on.
+  const chartState = useMemo(() => (state.embed ? { ...state, chart: state.embed } : state), [state]);
+  const charts = <ChartArea client={engine.client} version={engine.analysis} views={views} colours={colours} state={chartState} sla={sla} update={update} />;
+
+  const remoteConfirm = pendingHosts && source.kind === 'link' && (
+    <div className="notice" data-testid="remote-confirm">
+      This link loads {source.refs.length} file(s) from {pendingHosts.join(', ')}. Nothing is sent to them beyond the requests for these files.{' '}
+      <button
+        type="button"
+        onClick={() => {
+          setPendingHosts(null);
+          void loadRefs(source.refs);
+        }}
+      >
+        Load
+      </button>{' '}
+      <button type="button" onClick={() => setPendingHosts(null)}>
+        Don't load
+      </button>
     </div>
+  );
+
+  if (state.embed) {
+    // For an <iframe>: the chart alone, filling the page. Asking before contacting other hosts still applies.
+    return (
+      <ExportContext value={exportSettings}>
+        <div className="app embed" data-testid="embed">
+          {remoteConfirm}
+          {views.length > 0 ? (
+            charts
+          ) : (
+            <p className="muted embed-status" data-testid="engine-status">
+              {engine.fatal ? `engine error: ${engine.fatal}` : engine.analysis && !engine.loading ? 'no results to show' : 'loading results…'}
+              {notices.length > 0 && <span className="warn"> ({notices.join('; ')})</span>}
+            </p>
+          )}
+        </div>
+      </ExportContext>
+    );
+  }
+
+  return (
+    <ExportContext value={exportSettings}>
+      <div className="app">
+        <header>
+          <h1>benchlens</h1>
+          <span className="tagline">exact percentiles from benchmark results, merged across clients</span>
+          <span className="spacer" />
+          <span className="muted small" data-testid="engine-status">
+            {engine.fatal ? `engine error: ${engine.fatal}` : engine.ready ? `DuckDB ready (${engine.startupMs?.toFixed(0)} ms)` : 'starting DuckDB…'}
+          </span>
+          <button type="button" onClick={() => update({ theme: state.theme === 'dark' ? 'light' : 'dark' })} aria-label="toggle theme">
+            {state.theme === 'dark' ? '☀ light' : '☾ dark'}
+          </button>
+        </header>
+        {dragging && <div className="drop-overlay">Drop result files or folders</div>}
+        {notices.length > 0 && (
+          <div className="notice" role="status">
+            {notices.join('; ')} <button type="button" className="link" onClick={() => setNotices([])}>dismiss</button>
+          </div>
+        )}
+        {source.kind === 'sample' && (
+          <div className="sample-banner" data-testid="sample-banner">
+            This is sample data: real YCSB 0.17 runs from <code>sample-results/</code>. Drop your own result folders to analyse them.{' '}
+            <button
+              type="button"
+              onClick={() => {
+                setSource({ kind: 'none' });
+                void engine.clear();
+              }}
+            >
+              Clear sample data
+            </button>
+          </div>
+        )}
+        {remoteConfirm}
+        <LoadPanel onFiles={loadLocal} progress={engine.progress} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} />
+        {views.length > 0 && (
+          <>
+            <section>
+              <h2>Runs</h2>
+              <RunsPanel
+                views={views}
+                colours={colours}
+                onChange={setRunLabels}
+                onMoveFile={(path, runKey) => {
+                  const regroup = { ...state.regroup, [path]: runKey };
+                  update({ regroup });
+                  void engine.regroupRuns(regroup, state.window);
+                }}
+              />
+            </section>
+            <SharePanel client={engine.client} state={state} visibleKeys={views.filter((v) => !v.hidden).map((v) => v.key)} />
+            {source.kind === 'snapshot' && (
+              <div className="notice" data-testid="snapshot-banner">
+                Opened from a self-contained comparison: the merged figures are recomputed from the histograms it carries. Per-client breakdown and latency over time need the result files.
+              </div>
+            )}
+            <section>
+              <h2>Summary</h2>
+              <div className="sla">
+                <label>
+                  SLA rule{' '}
+                  <input value={state.sla} placeholder="p95 of READ <= 10 ms at >= 90000 ops/s" onChange={(e) => update({ sla: e.target.value })} aria-label="SLA rule" size={40} />
+                </label>
+                {slaError && <span className="warn"> {slaError}</span>}
+              </div>
+              <WindowControl window={state.window} onChange={setWindow} queryMs={engine.lastQueryMs} />
+              <div className="table-scroll">
+                <SummaryTable views={views} sla={sla} />
+              </div>
+              <p className="muted small">
+                Latencies merged across clients from summed HdrHistogram buckets (HdrHistogram 2.2.2 percentile semantics) or exact nearest rank over raw samples. “max-of-clients” is what taking the worst client's own percentile would report; its error is shown against the merged value.
+              </p>
+            </section>
+            {charts}
+          </>
+        )}
+      </div>
+    </ExportContext>
   );
 }

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useContext, useMemo } from 'react';
 import type { SlaRule } from '../analysis/sla.ts';
 import { ByScenarioChart } from '../charts/ByScenario.tsx';
 import { CostChart } from '../charts/Cost.tsx';
@@ -10,6 +10,7 @@ import { ScalingChart } from '../charts/Scaling.tsx';
 import { parseEvents, ThroughputOverTimeChart } from '../charts/ThroughputOverTime.tsx';
 import type { EngineClient } from '../engine/client.ts';
 import { CHART_IDS, PERCENTILE_CHOICES, type ChartId, type ViewState } from '../state/view-state.ts';
+import { ExportContext } from './ExportMenu.tsx';
 import type { RunView } from './run-views.ts';
 import { useChartQuery } from './useChartQuery.ts';
 
@@ -45,6 +46,8 @@ export function mainOps(views: readonly RunView[]): string[] {
 }
 
 export function ChartArea({ client, version, views, colours, state, sla, update }: ChartAreaProps) {
+  // An embed shows the chart alone: no tabs, controls, run choice or event editor.
+  const { embedded } = useContext(ExportContext);
   const visible = views.filter((v) => !v.hidden);
   const allOps = useMemo(() => [...new Set(visible.flatMap((v) => Object.keys(v.run.ops)))], [visible]);
   const ops = state.op && allOps.includes(state.op) ? [state.op] : mainOps(visible);
@@ -70,73 +73,81 @@ export function ChartArea({ client, version, views, colours, state, sla, update 
 
   return (
     <section className="charts">
-      <nav className="tabs" role="tablist">
-        {CHART_IDS.map((id) => (
-          <button key={id} type="button" role="tab" aria-selected={state.chart === id} className={state.chart === id ? 'tab active' : 'tab'} onClick={() => update({ chart: id })}>
-            {CHART_TITLES[id]}
-          </button>
-        ))}
-      </nav>
-      <div className="controls">
-        <label>
-          percentile{' '}
-          <select value={state.percentile} onChange={(e) => update({ percentile: Number(e.target.value) })} aria-label="percentile">
-            {PERCENTILE_CHOICES.map((p) => (
-              <option key={p} value={p}>
-                p{p}
-              </option>
+      {!embedded && (
+        <>
+          <nav className="tabs" role="tablist">
+            {CHART_IDS.map((id) => (
+              <button key={id} type="button" role="tab" aria-selected={state.chart === id} className={state.chart === id ? 'tab active' : 'tab'} onClick={() => update({ chart: id })}>
+                {CHART_TITLES[id]}
+              </button>
             ))}
-          </select>
-        </label>
-        <label>
-          operation{' '}
-          <select value={state.op} onChange={(e) => update({ op: e.target.value })} aria-label="operation">
-            <option value="">all operations</option>
-            {allOps.map((op) => (
-              <option key={op} value={op}>
-                {op}
-              </option>
-            ))}
-          </select>
-        </label>
-        {state.chart === 'latency-vs-load' && (
-          <label>
-            x axis{' '}
-            <select value={state.xAxis} onChange={(e) => update({ xAxis: e.target.value as ViewState['xAxis'] })} aria-label="x axis">
-              <option value="throughput">throughput</option>
-              <option value="utilisation">utilisation</option>
-            </select>
-          </label>
-        )}
-        {timeChart && (
-          <fieldset className="focus">
-            <legend>runs</legend>
-            {visible.map((v) => (
-              <label key={v.key}>
-                <input
-                  type="checkbox"
-                  checked={focusViews.includes(v)}
-                  onChange={(e) => {
-                    const current = focusViews.map((f) => f.key);
-                    update({ focus: e.target.checked ? [...current, v.key] : current.filter((k) => k !== v.key) });
-                  }}
-                />
-                {v.label}
+          </nav>
+          <div className="controls">
+            <label>
+              percentile{' '}
+              <select value={state.percentile} onChange={(e) => update({ percentile: Number(e.target.value) })} aria-label="percentile">
+                {PERCENTILE_CHOICES.map((p) => (
+                  <option key={p} value={p}>
+                    p{p}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              operation{' '}
+              <select value={state.op} onChange={(e) => update({ op: e.target.value })} aria-label="operation">
+                <option value="">all operations</option>
+                {allOps.map((op) => (
+                  <option key={op} value={op}>
+                    {op}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {state.chart === 'latency-vs-load' && (
+              <label>
+                x axis{' '}
+                <select value={state.xAxis} onChange={(e) => update({ xAxis: e.target.value as ViewState['xAxis'] })} aria-label="x axis">
+                  <option value="throughput">throughput</option>
+                  <option value="utilisation">utilisation</option>
+                </select>
               </label>
-            ))}
-          </fieldset>
-        )}
-        {throughput.ms !== null && state.chart === 'throughput' && <span className="muted small">query {throughput.ms.toFixed(0)} ms</span>}
-      </div>
+            )}
+            {timeChart && (
+              <fieldset className="focus">
+                <legend>runs</legend>
+                {visible.map((v) => (
+                  <label key={v.key}>
+                    <input
+                      type="checkbox"
+                      checked={focusViews.includes(v)}
+                      onChange={(e) => {
+                        const current = focusViews.map((f) => f.key);
+                        update({ focus: e.target.checked ? [...current, v.key] : current.filter((k) => k !== v.key) });
+                      }}
+                    />
+                    {v.label}
+                  </label>
+                ))}
+              </fieldset>
+            )}
+            {throughput.ms !== null && state.chart === 'throughput' && <span className="muted small">query {throughput.ms.toFixed(0)} ms</span>}
+          </div>
+        </>
+      )}
       {state.chart === 'latency-vs-load' && <LatencyVsLoadChart views={visible} colours={colours} percentile={state.percentile} ops={ops} xAxis={state.xAxis} sla={sla} />}
       {state.chart === 'throughput' && (
         <>
           <ThroughputOverTimeChart result={throughput.result} views={visible} events={events.events} />
-          <label className="events">
-            events (one per line: <code>seconds,label</code> or <code>start-end,label</code>)
-            <textarea value={state.events} rows={3} onChange={(e) => update({ events: e.target.value })} placeholder={'30,node added\n600-900,compaction'} />
-            {events.errors.length > 0 && <span className="warn">{events.errors.join('; ')}</span>}
-          </label>
+          {!embedded && (
+            <label className="events">
+              <span>
+                events (one per line: <code>seconds,label</code> or <code>start-end,label</code>)
+              </span>
+              <textarea value={state.events} rows={3} onChange={(e) => update({ events: e.target.value })} placeholder={'30,node added\n600-900,compaction'} />
+              {events.errors.length > 0 && <span className="warn">{events.errors.join('; ')}</span>}
+            </label>
+          )}
         </>
       )}
       {state.chart === 'latency-over-time' && <LatencyOverTimeChart result={latencyOverTime.result} views={visible} colours={colours} sla={sla} />}

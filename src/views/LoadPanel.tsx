@@ -1,6 +1,7 @@
 import type { Analysis } from '../engine/analyse.ts';
 import type { InputFile, LoadProgress } from '../engine/protocol.ts';
 import { filesFromInput } from './file-sources.ts';
+import { describeKept, problemsByFile } from '../model/report.ts';
 import { formatNumber } from './format.ts';
 
 /** File and folder pickers, per-file progress with cancel, and every problem found, by file and line. */
@@ -23,6 +24,7 @@ export function LoadPanel({
   const failed = entries.filter((p) => p.error);
   const done = entries.filter((p) => p.done).length;
   const errors = analysis?.errors ?? [];
+  const byFile = problemsByFile(errors);
   return (
     <section className="load-panel">
       <div className="pickers">
@@ -71,16 +73,27 @@ export function LoadPanel({
       {errors.length > 0 && (
         <details className="errors" data-testid="errors" open={errors.length <= 5}>
           <summary>
-            {errors.length} problem(s) — what could not be read was skipped; everything else is shown
+            {errors.length} problem(s) in {byFile.length} file(s) — what could not be read was skipped; figures built on these files are marked partial
           </summary>
           <ul>
-            {errors.slice(0, 200).map((e, i) => (
-              <li key={i}>
-                <span className="file">{e.file}</span>
-                {e.line > 0 && <span className="line">:{e.line}</span>}
-                {e.field && <span className="muted"> [{e.field}]</span>} — {e.message}
-              </li>
-            ))}
+            {byFile.map(([file, list]) => {
+              const report = analysis?.files.find((f) => f.path === file);
+              return (
+                <li key={file}>
+                  <span className="file">{file}</span>
+                  {report && <span className="muted"> — {describeKept(report)}</span>}
+                  <ul>
+                    {list.slice(0, 20).map((e, i) => (
+                      <li key={i}>
+                        {e.line > 0 ? <span className="line">line {e.line}</span> : <span className="line">file</span>}
+                        {e.field && <span className="muted"> [{e.field}]</span>}: {e.message}
+                      </li>
+                    ))}
+                    {list.length > 20 && <li className="muted">… {list.length - 20} more</li>}
+                  </ul>
+                </li>
+              );
+            })}
           </ul>
         </details>
       )}

@@ -53,12 +53,17 @@ export function RunsPanel({
               </td>
               <td>
                 <span className="swatch" style={{ background: colours.get(v.system) }} /> {v.label}
+                {r.partial && (
+                  <span className="tag partial" title="Some of this run's files had lines that could not be read: see the problems list">
+                    partial
+                  </span>
+                )}
               </td>
               <td title={files}>
                 {r.clients.length} ({r.clients.map((c) => c.client).join(', ')})
               </td>
               <td>
-                <FileMover paths={r.paths} runKey={v.key} keys={keys} onMove={onMoveFile} />
+                {r.paths.length > 0 ? <FileMover paths={r.paths} runKey={v.key} keys={keys} onMove={onMoveFile} /> : <span className="muted">from a comparison</span>}
               </td>
               <td className="muted small">
                 {formatEpochMs(r.startEpochMs)}

@@ -2,6 +2,7 @@ import { Fragment, useState } from 'react';
 import { littlesLaw } from '../analysis/littles-law.ts';
 import { evaluateSla, type SlaRule } from '../analysis/sla.ts';
 import { PERCENTILE_KEYS, type Figures, type OpSummary, type PercentileKey } from '../engine/summary.ts';
+import { SummaryExport } from './ExportMenu.tsx';
 import { formatLatency, formatOps, formatPct } from './format.ts';
 import type { RunView } from './run-views.ts';
 
@@ -52,6 +53,9 @@ export function SummaryTable({ views, sla }: { views: RunView[]; sla: SlaRule | 
 
   return (
     <table className="summary" data-testid="summary-table">
+      <caption>
+        <SummaryExport views={views} />
+      </caption>
       <thead>
         <tr>
           <th>run</th>
@@ -107,6 +111,11 @@ export function SummaryTable({ views, sla }: { views: RunView[]; sla: SlaRule | 
                 <tr className="run-row">
                   <th colSpan={6 + PERCENTILE_KEYS.length + 2 + (sla ? 1 : 0)} scope="rowgroup">
                     <span className="run-label">{v.label}</span>
+                    {run.partial && (
+                      <span className="tag partial" data-testid="partial" title="Some of this run's files had lines that could not be read: these figures cover what was read">
+                        partial
+                      </span>
+                    )}
                     <span className="muted">
                       {' '}
                       {v.system} · {v.workload} · {v.distribution} · {run.clients.length} client(s) · {formatOps(run.throughput)} ops/s

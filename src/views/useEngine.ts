@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Analysis } from '../engine/analyse.ts';
 import { EngineClient } from '../engine/client.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, Regrouping } from '../engine/protocol.ts';
+import type { Snapshot } from '../state/snapshot.ts';
 
 export interface EngineState {
   client: EngineClient | null;
@@ -108,5 +109,21 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     [state.client],
   );
 
-  return { ...state, load, cancel, clear, reanalyse, regroupRuns };
+  /** Open a comparison (from a self-contained link or a comparison file) instead of result files. */
+  const openSnapshot = useCallback(
+    async (snapshot: Snapshot) => {
+      if (!state.client) return;
+      cancelRef.current?.();
+      setState((s) => ({ ...s, loading: true, progress: {} }));
+      try {
+        const analysis = await state.client.loadSnapshot(snapshot);
+        setState((s) => ({ ...s, analysis, loading: false }));
+      } catch (e) {
+        setState((s) => ({ ...s, loading: false, fatal: e instanceof Error ? e.message : String(e) }));
+      }
+    },
+    [state.client],
+  );
+
+  return { ...state, load, cancel, clear, reanalyse, regroupRuns, openSnapshot };
 }

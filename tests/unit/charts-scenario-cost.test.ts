@@ -36,6 +36,7 @@ function view(labels: Partial<Omit<RunView, 'run'>> & { throughput?: number | nu
     label: key,
     dir: key,
     paths: [],
+    partial: false,
     clients: [{ client: 'client1', files: [] }],
     target: null,
     threadsPerClient: null,

@@ -9,6 +9,7 @@ import { analyseLoaded, type Analysis } from '../../src/engine/analyse.ts';
 import type { Db } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { addHistograms, valueAtPercentile } from '../../src/model/hdr-stats.ts';
+import { describeKept } from '../../src/model/report.ts';
 import type { HistogramSeries } from '../../src/model/types.ts';
 
 /**
@@ -68,7 +69,7 @@ describe('summaries only (YCSB stdout without histograms)', () => {
 });
 
 describe('a time window relative to each run', () => {
-  it('merges only the intervals starting inside the window, exactly', async () => {
+  it('merges only the intervals starting inside the window, exactly (and a clean run is not partial)', async () => {
     const loaded = await loadPaths([RUN]);
     const whole = analyseLoaded(db, loaded);
     const windowed = analyseLoaded(db, loaded, { window: { fromS: 10, toS: 20 } });
@@ -85,6 +86,7 @@ describe('a time window relative to each run', () => {
     expect(read?.['p99.9']).toBe(valueAtPercentile(reference, 99.9));
     expect(read?.count).toBeLessThan(whole.runs[0]?.ops.READ?.count ?? 0);
     expect(windowed.runs[0]?.durationS).toBe(10);
+    expect(whole.runs[0]?.partial).toBe(false);
   });
 });
 
@@ -102,6 +104,12 @@ describe('a broken file fails alone', () => {
       ['client3-READ.hdr', 7],
       ['client4-READ.hdr', 2],
     ]);
+    // The run is labelled partial, and the file says what was kept of it.
+    expect(analysis.runs[0]?.partial).toBe(true);
+    const report = analysis.files.find((f) => f.path.endsWith('client3-READ.hdr'));
+    expect(report).toMatchObject({ unit: 'intervals', skipped: 1, problems: 1 });
+    expect(describeKept(report!)).toBe(`${report!.kept} of ${report!.kept + 1} intervals loaded`);
+    expect(analysis.files.find((f) => f.path.endsWith('client1-READ.hdr'))?.skipped).toBe(0);
     const read = analysis.runs[0]?.ops.READ;
     const client = (name: string) => oracle.ops.READ.perClient.find((c: { client: string }) => c.client === name);
     expect(read?.perClient.find((c) => c.client === 'client1')?.p99).toBe(client('client1').p99);
@@ -136,6 +144,13 @@ describe('summarize CLI', () => {
     expect(r.throughputPerSecond.startEpochS).toBe(oracle.throughputStartEpochS);
     expect(r.steps).toEqual([]);
     expect(doc.errors).toEqual([]);
+  });
+
+  it('writes the whole JSON through a pipe, however long (no exit before stdout drains)', async () => {
+    const { code, stdout } = await cli(['--json', 'tests/fixtures/corpus']);
+    expect(code).toBe(0);
+    expect(stdout.length).toBeGreaterThan(65536);
+    expect(JSON.parse(stdout).runs).toHaveLength(11);
   });
 
   it('exits 1 and lists the skipped line when something could not be read', async () => {

@@ -52,4 +52,19 @@ describe('view state in the URL fragment', () => {
     expect(state.files).toEqual(['a.hdr']);
     expect(notices).toHaveLength(1);
   });
+
+  it('embeds one chart: validated against the chart ids, round-tripped, written last', () => {
+    const state: ViewState = { ...DEFAULT_STATE, files: ['sample-results/a/client1-READ.hdr'], theme: 'dark', embed: 'throughput' };
+    const fragment = encodeState(state);
+    expect(fragment).toBe('files=sample-results/a/client1-READ.hdr&theme=dark&v=1&embed=throughput');
+    expect(decodeState(`#${fragment}`)).toEqual({ state, notices: [] });
+    expect(encodeState({ ...DEFAULT_STATE, embed: 'cost' })).toBe('v=1&embed=cost');
+    expect(decodeState('#embed=cost').state).toEqual({ ...DEFAULT_STATE, embed: 'cost' });
+
+    for (const bad of ['pie', '', 'Throughput', '<script>']) {
+      const { state: decoded, notices } = decodeState(`#embed=${encodeURIComponent(bad)}&v=1`);
+      expect(decoded.embed).toBeNull();
+      expect(notices).toEqual([`unknown chart to embed "${bad}"`]);
+    }
+  });
 });

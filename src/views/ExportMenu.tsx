@@ -1,0 +1,105 @@
+import { createContext, useContext, useState, type RefObject } from 'react';
+import { decodeState, isChartId } from '../state/view-state.ts';
+import { chartSvg, download, embedSnippet, embedUrl, summaryCsv, summaryMarkdown, svgToPng, textBlob } from './export.ts';
+import type { RunView } from './run-views.ts';
+
+/** What the charts' export controls need to know about the page around them. */
+export interface ExportSettings {
+  /** The page is an embed (`#embed=`): the chart is shown alone, without controls. */
+  embedded: boolean;
+  /** The data was dropped from the user's disk, which an embed link cannot load. */
+  localData: boolean;
+}
+
+export const ExportContext = createContext<ExportSettings>({ embedded: false, localData: false });
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // No clipboard in an insecure context, a denied permission or an iframe without the feature.
+    return false;
+  }
+}
+
+/** SVG, PNG and (when the chart supplies its rows) CSV downloads of one chart, and its embed code. */
+export function ChartExportMenu({ frame, id, title, csv, disabled }: { frame: RefObject<HTMLElement | null>; id: string; title: string; csv: (() => string) | undefined; disabled: boolean }) {
+  const { localData } = useContext(ExportContext);
+  const [error, setError] = useState<string | null>(null);
+  const [embed, setEmbed] = useState<{ code: string; copied: boolean } | null>(null);
+
+  const run = (what: () => Promise<void> | void) => async () => {
+    setError(null);
+    try {
+      await what();
+    } catch (e) {
+      setError(`export failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  const picture = () => {
+    if (!frame.current) throw new Error('the chart is not on the page');
+    return chartSvg(frame.current, title);
+  };
+  const exportSvg = run(() => download(new Blob([picture().svg], { type: 'image/svg+xml' }), `benchlens-${id}.svg`));
+  const exportPng = run(async () => download(await svgToPng(picture()), `benchlens-${id}.png`));
+  const exportCsv = run(() => {
+    if (csv) download(textBlob(csv(), 'text/csv'), `benchlens-${id}.csv`);
+  });
+  const showEmbed = run(async () => {
+    if (embed) {
+      setEmbed(null);
+      return;
+    }
+    if (!isChartId(id)) throw new Error(`no embed for chart "${id}"`);
+    const { state } = decodeState(window.location.hash);
+    const code = embedSnippet(embedUrl(window.location.href, state, id), title);
+    setEmbed({ code, copied: false });
+    setEmbed({ code, copied: await copyText(code) });
+  });
+
+  return (
+    <span className="chart-tools" data-export-skip>
+      <button type="button" onClick={exportSvg} disabled={disabled} title="Download the chart as an SVG image">
+        SVG
+      </button>
+      <button type="button" onClick={exportPng} disabled={disabled} title="Download the chart as a PNG image at twice the screen size">
+        PNG
+      </button>
+      {csv && (
+        <button type="button" onClick={exportCsv} disabled={disabled} title="Download the data the chart draws as CSV">
+          CSV
+        </button>
+      )}
+      <button type="button" onClick={showEmbed} aria-expanded={embed !== null} title="Copy HTML that shows this chart alone on another page">
+        embed code
+      </button>
+      {error && <span className="warn">{error}</span>}
+      {embed && (
+        <span className="embed-code" role="group" aria-label="embed code">
+          <textarea readOnly value={embed.code} rows={4} aria-label={`embed code for ${title}`} data-testid={`embed-code-${id}`} onFocus={(e) => e.currentTarget.select()} />
+          <span className="small muted">{embed.copied ? 'Copied to the clipboard.' : 'Select the code above and copy it.'}</span>
+          {localData && <span className="small warn">This data was dropped from your computer: the embedded chart cannot load it and will show whatever the link names (or the sample data).</span>}
+          <button type="button" className="link" onClick={() => setEmbed(null)}>
+            close
+          </button>
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** Downloads of the merged summary table. */
+export function SummaryExport({ views }: { views: RunView[] }) {
+  return (
+    <div className="table-tools">
+      <span className="muted small">download</span>
+      <button type="button" onClick={() => download(textBlob(summaryCsv(views), 'text/csv'), 'benchlens-summary.csv')} title="Download the merged figures (µs) as CSV">
+        CSV
+      </button>
+      <button type="button" onClick={() => download(textBlob(summaryMarkdown(views), 'text/markdown'), 'benchlens-summary.md')} title="Download the merged figures (µs) as a Markdown table">
+        Markdown
+      </button>
+    </div>
+  );
+}

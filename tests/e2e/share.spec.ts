@@ -1,0 +1,82 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+
+/**
+ * Sharing without a server: the self-contained link reproduces the summary table in a fresh
+ * browser that can reach nothing but the app, and a comparison too large for a link travels as a
+ * file that reproduces it too.
+ */
+
+const CORPUS = 'tests/fixtures/corpus';
+const ARTIFACTS = 'tests/e2e/artifacts';
+
+async function tableValues(page: Page): Promise<Record<string, string>> {
+  await expect(page.getByTestId('summary-table')).toBeVisible();
+  return page.evaluate(() => {
+    const out: Record<string, string> = {};
+    for (const td of document.querySelectorAll<HTMLElement>('[data-testid=summary-table] td[data-stat][data-value]')) {
+      out[`${td.dataset.run} ${td.dataset.op} ${td.dataset.stat}`] = td.dataset.value ?? '';
+    }
+    return out;
+  });
+}
+
+async function loadFolder(page: Page, dir: string): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Clear sample data' }).click();
+  await page.getByTestId('folder-input').setInputFiles(dir);
+  await expect(page.getByTestId('summary-table')).toBeVisible();
+  await expect(page.getByTestId('progress')).toHaveCount(0);
+}
+
+/** A context that can reach the app's own origin and nothing else. */
+async function isolatedPage(browser: Browser, baseURL: string): Promise<Page> {
+  const context = await browser.newContext();
+  const origin = new URL(baseURL).origin;
+  await context.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
+  return context.newPage();
+}
+
+test('a self-contained link reproduces the summary table and charts with nothing hosted', async ({ page, browser, baseURL }) => {
+  await loadFolder(page, `${CORPUS}/sweep-uniform-a`);
+  const original = await tableValues(page);
+  // Only merged figures and the naive ones travel; the table shows both.
+  const merged = Object.keys(original).filter((k) => !k.endsWith('throughput'));
+  expect(merged.length).toBeGreaterThan(100);
+
+  await page.getByTestId('share-button').click();
+  const url = await page.getByTestId('share-url').inputValue();
+  expect(new URL(url).hash).toContain('data=');
+  expect(new URL(url).hash).not.toContain('files=');
+  expect(url.length).toBeLessThanOrEqual(32 * 1024 + 200);
+
+  const fresh = await isolatedPage(browser, baseURL ?? '');
+  await fresh.goto(url);
+  await expect(fresh.getByTestId('snapshot-banner')).toBeVisible();
+  const reopened = await tableValues(fresh);
+  for (const key of Object.keys(original)) expect(reopened[key], key).toBe(original[key]);
+  await expect(fresh.getByTestId('chart-latency-vs-load')).toHaveAttribute('data-series', '2');
+  await fresh.getByRole('tab', { name: 'Throughput over time' }).click();
+  await expect(fresh.getByTestId('chart-throughput')).toHaveAttribute('data-series', /[1-9]/);
+  await fresh.screenshot({ path: `${ARTIFACTS}/share-reopened.png`, fullPage: true });
+});
+
+test('a comparison too large for a link is offered as a file, which reproduces it', async ({ page }) => {
+  await loadFolder(page, CORPUS);
+  const original = await tableValues(page);
+  await page.getByTestId('share-button').click();
+  await expect(page.getByTestId('share-too-large')).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-comparison').click()]);
+  const file = await download.path();
+  if (!file) throw new Error('no download');
+  expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'benchlens-comparison', version: 1 });
+
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Clear sample data' }).click();
+  await page.getByTestId('file-input').setInputFiles({ name: 'comparison.benchlens.json', mimeType: 'application/json', buffer: readFileSync(file) });
+  await expect(page.getByTestId('summary-table')).toBeVisible();
+  const reopened = await tableValues(page);
+  // The tagged folder's READ (histogram + .hgrm) is known only as bounds and is not carried.
+  const carried = Object.keys(original).filter((k) => !k.startsWith('tagged-from-sweep READ'));
+  for (const key of carried) expect(reopened[key], key).toBe(original[key]);
+});
