@@ -1,3 +1,4 @@
+import { setOwn } from '../model/own.ts';
 import type { Snapshot, SnapshotOp, SnapshotRun } from '../state/snapshot.ts';
 import type { Analysis } from './analyse.ts';
 import { mergedBuckets } from './queries.ts';
@@ -48,7 +49,7 @@ export function buildSnapshot(store: Store, analysis: Analysis, visibleKeys?: Re
         histogram: { lo: Float64Array.from(b.lo), width: Float64Array.from(b.width), count: Float64Array.from(b.n), totalCount: b.n.reduce((a, c) => a + c, 0) },
       };
     } else return;
-    run.ops[m.op] = op;
+    setOwn(run.ops, m.op, op);
   });
   return { snapshot: { runs: [...runs.values()] }, omitted };
 }

@@ -1,5 +1,6 @@
 import { minFromDistribution, percentileFromDistribution } from '../model/distribution.ts';
 import { opKind } from '../model/naming.ts';
+import { setOwn } from '../model/own.ts';
 import type { OpKind } from '../model/types.ts';
 import { groupExtents, groupSummaries, type GroupSummary } from './queries.ts';
 import type { RunInfo, SeriesInfo, SeriesSource, Store } from './store.ts';
@@ -288,7 +289,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
         merged = boundedMerge(perClient);
         exact = false;
       }
-      ops[m.op] = {
+      setOwn(ops, m.op, {
         ...merged,
         source,
         exact,
@@ -296,7 +297,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
         // A comparison loaded from a link has no clients' data, only the naive figures it carried.
         naive: m.series[0]?.naive ?? naive(perClient),
         perClient,
-      };
+      });
     }
     if (run.fixed) {
       const f = run.fixed;

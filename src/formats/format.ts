@@ -33,6 +33,15 @@ export interface LineParser {
 
 /** Cap on per-line error messages kept per file; the skipped count stays exact beyond it. */
 export const MAX_ERRORS_PER_FILE = 100;
+/**
+ * Cap on the length of a message or field name. Messages quote the offending text, and a quoted
+ * 10 MB line would be kept (and shown) whole.
+ */
+export const MAX_MESSAGE_CHARS = 400;
+
+function clip(text: string): string {
+  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text;
+}
 
 /** Shared bookkeeping for parsers: per-line errors with a cap, skipped-line counting. */
 export class IssueLog {
@@ -49,7 +58,7 @@ export class IssueLog {
   /** Record a problem that did not cost a line (e.g. a file-level warning). */
   note(line: number, message: string, field?: string): void {
     if (this.errors.length < MAX_ERRORS_PER_FILE) {
-      this.errors.push(field === undefined ? { file: this.file, line, message } : { file: this.file, line, field, message });
+      this.errors.push(field === undefined ? { file: this.file, line, message: clip(message) } : { file: this.file, line, field: clip(field), message: clip(message) });
     } else if (this.errors.length === MAX_ERRORS_PER_FILE) {
       this.errors.push({ file: this.file, line, message: 'further errors in this file are not listed' });
     }

@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencyUnit, ParsedFile, RawSeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type FormatOptions, type LineParser } from './format.ts';
-import { Float64Column } from './growable.ts';
+import { SeriesRows } from './growable.ts';
 
 /**
  * Any per-operation CSV with a header row (JMeter's JTL CSV, custom load generators): columns for
@@ -47,16 +47,31 @@ function toStoredLatency(text: string, unit: LatencyUnit): number | null {
   }
 }
 
+/**
+ * A plain decimal (`123.45`) times 10^shift, as the double nearest the exact result: the point is
+ * moved in the text, so `1795255808.123` s is exactly 1795255808123 ms (multiplying the parsed
+ * double by 1000 is not) and ns keep every digit that fits.
+ */
+function shiftDecimal(text: string, shift: number): number {
+  const dot = text.indexOf('.');
+  const int = dot < 0 ? text : text.slice(0, dot);
+  const digits = int + (dot < 0 ? '' : text.slice(dot + 1));
+  const point = int.length + shift;
+  if (point <= 0) return Number(`0.${'0'.repeat(-point)}${digits}`);
+  if (point >= digits.length) return Number(digits.padEnd(point, '0'));
+  return Number(`${digits.slice(0, point)}.${digits.slice(point)}`);
+}
+
 /** Epoch number or ISO-8601 text → epoch ms. Magnitude tells seconds from ms/µs/ns. */
 export function parseTimestampMs(text: string): number | null {
   const t = text.trim();
   if (/^\d+(\.\d+)?$/.test(t)) {
     const intDigits = t.split('.')[0]?.length ?? 0;
-    if (intDigits >= 18) return Number(t.slice(0, intDigits - 6)) / 1000 + Number(t.slice(intDigits - 6, intDigits)) / 1e9; // ns
     const v = Number(t);
-    if (v < 1e11) return v * 1000;
-    if (v < 1e14) return v;
-    return v / 1000;
+    // 18+ integer digits: ns (now ≈ 1.8e18); they exceed 2^53, so the magnitude is read from the text.
+    const ms = intDigits >= 18 ? shiftDecimal(t, -6) : v < 1e11 ? shiftDecimal(t, 3) : v < 1e14 ? v : shiftDecimal(t, -3);
+    // Hundreds of digits overflow to Infinity, which no chart or window can place.
+    return Number.isFinite(ms) ? ms : null;
   }
   if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(t)) {
     const ms = Date.parse(t.includes('T') ? t : t.replace(' ', 'T'));
@@ -80,7 +95,10 @@ class GenericCsvParser implements LineParser {
   private index: Partial<Record<Role, number>> = {};
   private latencyUnit: LatencyUnit = 'ms';
   private storedUnit: LatencyUnit = 'us';
-  private readonly columns = new Map<string, { client?: string; op: string; time: Float64Column; latency: Float64Column }>();
+  /** client + op → series index, in order of first appearance. */
+  private readonly seriesIndex = new Map<string, number>();
+  private readonly seriesKeys: { client?: string; op: string }[] = [];
+  private readonly rows = new SeriesRows();
   private lines = 0;
 
   constructor(
@@ -134,22 +152,23 @@ class GenericCsvParser implements LineParser {
     if (this.index.status !== undefined && isFailure(fields[this.index.status] ?? '', this.header[this.index.status] ?? '')) op += '-FAILED';
     const client = this.index.client !== undefined ? (fields[this.index.client] ?? '').trim() || undefined : undefined;
     const key = `${client ?? ''}\u0000${op}`;
-    let col = this.columns.get(key);
-    if (!col) {
-      col = { op, time: new Float64Column(), latency: new Float64Column(), ...(client !== undefined ? { client } : {}) };
-      this.columns.set(key, col);
+    let index = this.seriesIndex.get(key);
+    if (index === undefined) {
+      index = this.seriesKeys.length;
+      this.seriesIndex.set(key, index);
+      this.seriesKeys.push(client !== undefined ? { op, client } : { op });
     }
-    col.time.push(timeMs);
-    col.latency.push(latency);
+    this.rows.push(index, timeMs, latency);
   }
 
   finish(): ParsedFile {
-    const series: RawSeries[] = [...this.columns.values()].map((c) => ({
+    const columns = this.rows.split(this.seriesKeys.length);
+    const series: RawSeries[] = this.seriesKeys.map((c, i) => ({
       kind: 'raw',
       op: c.op,
       unit: this.storedUnit,
-      timeMs: c.time.finish(),
-      latency: c.latency.finish(),
+      timeMs: columns[i]!.time,
+      latency: columns[i]!.value,
       ...(c.client !== undefined ? { client: c.client } : {}),
     }));
     if (series.length === 0 && this.header) this.issues.note(0, 'no rows with a latency found');

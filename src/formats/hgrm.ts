@@ -32,6 +32,8 @@ class HgrmParser implements LineParser {
   private footerCount: number | null = null;
   private precision: HdrPrecision | null = null;
   private lines = 0;
+  /** Java writes the footer after plain-layout rows only (never in the CSV layout). */
+  private plainRows = false;
 
   constructor(private readonly path: string) {
     this.issues = new IssueLog(path);
@@ -41,9 +43,11 @@ class HgrmParser implements LineParser {
     this.lines = lineNo;
     const line = text.trim();
     if (line.length === 0) return;
-    if (line.startsWith('#')) return this.footer(line);
+    if (line.startsWith('#')) return this.footer(line, lineNo);
     if (/^"?Value"?[\s,]/.test(line)) return;
-    const m = PLAIN_ROW.exec(line) ?? CSV_ROW.exec(line);
+    const plain = PLAIN_ROW.exec(line);
+    const m = plain ?? CSV_ROW.exec(line);
+    if (plain) this.plainRows = true;
     if (!m) return this.issues.skip(lineNo, `not a percentile distribution row (value, percentile, total count): "${line.slice(0, 80)}"`);
     const value = Number(m[1]);
     const percentile = Number(m[2]);
@@ -58,16 +62,27 @@ class HgrmParser implements LineParser {
     this.rows.push({ value, percentile, totalCount });
   }
 
-  private footer(line: string): void {
+  /**
+   * A footer figure, or null. NaN is what Java prints for an empty histogram; anything infinite or
+   * negative (no latency or spread is) means a damaged line, which is said.
+   */
+  private figure(text: string, name: string, lineNo: number): number | null {
+    const v = Number(text);
+    if (Number.isFinite(v) && v >= 0) return v;
+    if (text !== 'NaN') this.issues.note(lineNo, `footer ${name} "${text}" is not a non-negative number; it is not used`);
+    return null;
+  }
+
+  private footer(line: string, lineNo: number): void {
     let m = FOOTER_MEAN.exec(line);
     if (m) {
-      this.mean = Number(m[1]);
-      this.stddev = Number(m[2]);
+      this.mean = this.figure(m[1] ?? '', 'mean', lineNo);
+      this.stddev = this.figure(m[2] ?? '', 'standard deviation', lineNo);
       return;
     }
     m = FOOTER_MAX.exec(line);
     if (m) {
-      this.max = Number(m[1]);
+      this.max = this.figure(m[1] ?? '', 'max', lineNo);
       this.footerCount = Number(m[2]);
       return;
     }
@@ -81,6 +96,9 @@ class HgrmParser implements LineParser {
     if (last) {
       if (this.footerCount !== null && this.footerCount !== last.totalCount) {
         this.issues.note(0, `footer total count ${this.footerCount} differs from the last row's ${last.totalCount}; the file may be truncated`);
+      } else if (this.footerCount === null && this.plainRows) {
+        // Without the footer nothing shows whether rows are missing at the end (a cut copy).
+        this.issues.note(0, `no footer with the total count (#[Max = …, Total count = …]); the file may be truncated after its last row (percentile ${last.percentile})`);
       }
       const stem = withoutCompression(baseName(this.path)).replace(/\.(hgrm|txt|csv)$/i, '');
       series.push({
@@ -90,8 +108,8 @@ class HgrmParser implements LineParser {
         rows: this.rows,
         totalCount: last.totalCount,
         precision: this.precision,
-        mean: Number.isFinite(this.mean) ? this.mean : null,
-        stddev: Number.isFinite(this.stddev) ? this.stddev : null,
+        mean: this.mean,
+        stddev: this.stddev,
         max: this.max ?? last.value,
       });
     } else {
@@ -112,7 +130,9 @@ export const hgrmFormat: FormatModule = {
   id: 'hgrm',
   label: 'HdrHistogram percentile distribution (.hgrm)',
   detect(head, fileName) {
-    if (/^\s*"?Value"?[\s,]+"?Percentile"?[\s,]+"?TotalCount"?/m.test(head)) return 1;
+    // [ \t], not \s: with the m flag \s also eats line ends, and a head of blank lines made every
+    // line start rescan all the rest (quadratic: seconds for 64 KiB).
+    if (/^[ \t]*"?Value"?[ \t,]+"?Percentile"?[ \t,]+"?TotalCount"?/m.test(head)) return 1;
     if (/^#\[Buckets\s*=.*SubBuckets/m.test(head)) return 0.9;
     return /\.hgrm(\.gz)?$/i.test(fileName) ? 0.3 : 0;
   },

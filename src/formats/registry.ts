@@ -13,6 +13,11 @@ export const FORMATS: readonly FormatModule[] = [hdrLogFormat, hgrmFormat, ycsbR
 
 /** Text examined for detection. */
 export const HEAD_CHARS = 64 * 1024;
+/**
+ * Leading blank lines are skipped for detection (a tool padding its output), up to this much: a
+ * file holding nothing else is not kept whole in memory to find out.
+ */
+const MAX_BLANK_HEAD = 16 * 1024 * 1024;
 const MIN_SCORE = 0.25;
 
 /** Documents that sit beside results (a run's README, a report) and may quote result lines. */
@@ -21,7 +26,11 @@ const DOCUMENT_NAME = /\.(md|markdown|rst|adoc|html?|pdf|png|jpe?g|gif|svg|docx?
 /** Markdown headings or code fences: a document that may quote result lines, not a result. */
 const DOCUMENT_CONTENT = /^(#{1,6} \S|```)/m;
 
-export function detectFormat(head: string, fileName: string): FormatModule | null {
+export function detectFormat(rawHead: string, fileName: string): FormatModule | null {
+  // Modules are promised normalised line ends and no BOM: their detectors split on \n, so a file
+  // with CR-only line ends (classic Mac, some Windows tools) was one long line and went to the
+  // wrong module.
+  const head = rawHead.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   if (DOCUMENT_NAME.test(fileName) || DOCUMENT_CONTENT.test(head)) return null;
   let best: FormatModule | null = null;
   let bestScore = MIN_SCORE;
@@ -82,26 +91,47 @@ export function isUnrecognised(f: FailedFile): boolean {
   return f.errors.every((e) => e.message === UNRECOGNISED || e.message === EMPTY);
 }
 
+/** What a parser bug or an exhausted resource looks like to the user: this file, not the whole load. */
+const INTERNAL = 'could not be read because of an internal error';
+
 /**
  * Read one file from a stream of byte chunks: decompress, decode, detect its format on the first
  * 64 KiB of text, then feed it line by line to that format's parser. A file that cannot be read
  * fails alone, with a message naming it; cancellation raises CancelledError.
  */
 export async function readFile(path: string, chunks: AsyncIterable<Uint8Array>, options: ReadOptions = {}): Promise<FileOutcome> {
+  try {
+    return await readFileUnguarded(path, chunks, options);
+  } catch (e) {
+    if (e instanceof CancelledError) throw e;
+    if (e instanceof InputError) return failure(path, e.message);
+    // Every parser promises per-line errors instead of exceptions; should one break that promise
+    // (or a string or array exceed what the JS engine allows), the other files still load.
+    return failure(path, `${path} ${INTERNAL} (${e instanceof Error ? `${e.name}: ${e.message}` : String(e)})`.slice(0, 500));
+  }
+}
+
+async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>, options: ReadOptions): Promise<FileOutcome> {
   let head = '';
+  /** Where the first line holding more than white space starts in `head`; -1 while there is none. */
+  let contentStart = -1;
   let splitter: LineSplitter | null = null;
   let parser: ReturnType<FormatModule['createParser']> | null = null;
   let detectionFailed = false;
 
   const startParsing = (): void => {
-    const module = options.formatId ? FORMATS.find((f) => f.id === options.formatId) ?? null : detectFormat(head, path);
+    // Only the documented head: detectors scan it with regular expressions, and a single decoded
+    // chunk can be many megabytes.
+    const from = Math.max(0, contentStart);
+    const module = options.formatId ? FORMATS.find((f) => f.id === options.formatId) ?? null : detectFormat(head.slice(from, from + HEAD_CHARS), path);
     if (!module) {
       detectionFailed = true;
+      pipeline.stop();
       return;
     }
     const p = module.createParser(path, options.format);
     parser = p;
-    splitter = new LineSplitter((text, lineNo) => p.line(text, lineNo));
+    splitter = new LineSplitter((text, lineNo) => p.line(text, lineNo), path);
     splitter.push(head);
     head = '';
   };
@@ -113,36 +143,58 @@ export async function readFile(path: string, chunks: AsyncIterable<Uint8Array>, 
       return;
     }
     head += text;
-    if (head.length >= HEAD_CHARS) startParsing();
+    if (contentStart < 0) {
+      const i = text.search(/\S/);
+      if (i >= 0) {
+        const at = head.length - text.length + i;
+        contentStart = Math.max(head.lastIndexOf('\n', at), head.lastIndexOf('\r', at)) + 1;
+      }
+    }
+    if (contentStart >= 0 ? head.length - contentStart >= HEAD_CHARS : head.length >= MAX_BLANK_HEAD) startParsing();
   }, path);
 
-  try {
-    for await (const chunk of chunks) {
-      if (options.signal?.aborted) throw new CancelledError();
-      pipeline.push(chunk);
-      if (detectionFailed) break;
-      options.onProgress?.({
-        path,
-        bytesRead: pipeline.compressedBytesSeen,
-        totalBytes: options.totalBytes ?? null,
-        lines: (splitter as LineSplitter | null)?.linesEmitted ?? 0,
-      });
-    }
-    if (!detectionFailed) pipeline.push(new Uint8Array(0), true);
-  } catch (e) {
-    if (e instanceof CancelledError) throw e;
-    if (e instanceof InputError) return failure(path, e.message);
-    throw e;
+  for await (const chunk of fromSource(path, chunks)) {
+    if (options.signal?.aborted) throw new CancelledError();
+    pipeline.push(chunk);
+    if (detectionFailed) break;
+    options.onProgress?.({
+      path,
+      bytesRead: pipeline.compressedBytesSeen,
+      totalBytes: options.totalBytes ?? null,
+      lines: (splitter as LineSplitter | null)?.linesEmitted ?? 0,
+    });
   }
+  if (!detectionFailed) pipeline.push(new Uint8Array(0), true);
+  const truncated = pipeline.truncated ? `${path}: the gzip data ends before its end marker — the file was cut short` : null;
   if (!splitter && !detectionFailed) {
-    if (head.trim().length === 0) return failure(path, EMPTY);
+    if (head.trim().length === 0) return failure(path, truncated ?? EMPTY);
     startParsing();
   }
   if (detectionFailed || !splitter || !parser) {
     return failure(path, UNRECOGNISED);
   }
-  (splitter as LineSplitter).end();
-  return (parser as ReturnType<FormatModule['createParser']>).finish();
+  const lines = splitter as LineSplitter;
+  // What follows the last line end of a cut file is part of a line: it could parse as a different,
+  // valid value (4181 cut to 41), so it is not read at all.
+  const dropped = truncated ? lines.discardPending() : 0;
+  lines.end();
+  const file = (parser as ReturnType<FormatModule['createParser']>).finish();
+  if (truncated) {
+    const message = dropped > 0 ? `${truncated}; its incomplete last line (line ${lines.linesEmitted + 1}) was not read` : truncated;
+    // First: every other error of the file may be a consequence of the cut.
+    file.errors.unshift({ file: path, line: 0, message });
+  }
+  return file;
+}
+
+/** The chunks, with a failure of the source itself (disk, network) reported as such, not as a bug. */
+async function* fromSource(path: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  try {
+    yield* chunks;
+  } catch (e) {
+    if (e instanceof CancelledError) throw e;
+    throw new InputError(`${path}: reading failed (${e instanceof Error ? e.message : String(e)})`);
+  }
 }
 
 /** Bytes already in memory (tests, small files, the CLI) as a one-chunk stream. */

@@ -10,6 +10,19 @@ import { Gunzip } from 'fflate';
 export const MAX_GZIP_RATIO = 200;
 /** …unless the output stays below this size: tiny, highly repetitive files are legitimate. */
 export const GZIP_RATIO_FLOOR_BYTES = 64 * 1024 * 1024;
+/**
+ * Compressed bytes inflated per step. fflate returns everything one push inflates as one buffer,
+ * so a 1 MiB chunk of a bomb would become ~1 GiB before the guard could look at it; in 16 KiB
+ * steps no single output exceeds DEFLATE's 1032:1 bound of that, ~16 MiB.
+ */
+const GZIP_STEP_BYTES = 16 * 1024;
+/**
+ * No benchmark tool writes a line this long; a "line" that keeps growing is binary data or a
+ * file without line ends, and would otherwise grow until the JS string limit (~512 Mi chars).
+ */
+export const MAX_LINE_CHARS = 64 * 1024 * 1024;
+/** Bytes looked at before choosing gzip and the character encoding (a chunk may be shorter). */
+const SNIFF_BYTES = 8;
 
 export class InputError extends Error {}
 
@@ -22,7 +35,10 @@ export class LineSplitter {
   private pending = '';
   private lineNo = 0;
   private lastWasCR = false;
-  constructor(private readonly onLine: (text: string, lineNo: number) => void) {}
+  constructor(
+    private readonly onLine: (text: string, lineNo: number) => void,
+    private readonly fileName = '',
+  ) {}
 
   push(text: string): void {
     let start = 0;
@@ -45,11 +61,22 @@ export class LineSplitter {
       }
     }
     this.pending += s.slice(start);
+    if (this.pending.length > MAX_LINE_CHARS) {
+      const where = this.fileName ? `${this.fileName}: ` : '';
+      throw new InputError(`${where}line ${this.lineNo + 1} is longer than ${MAX_LINE_CHARS} characters; this is not a text result file`);
+    }
   }
 
   end(): void {
     if (this.pending.length > 0) this.emit(this.pending);
     this.pending = '';
+  }
+
+  /** Characters of an unfinished last line, dropped instead of emitted (see `end`). */
+  discardPending(): number {
+    const n = this.pending.length;
+    this.pending = '';
+    return n;
   }
 
   get linesEmitted(): number {
@@ -74,45 +101,112 @@ function sniffEncoding(first: Uint8Array): Encoding {
   return 'utf-8';
 }
 
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
 /**
  * Byte stream → text stream: handles gzip and the character encoding. Push bytes in, get text out
- * via the callback. `compressedBytesSeen` / `textBytesSeen` feed progress reports.
+ * via the callback. `compressedBytesSeen` / `expandedBytes` feed progress reports.
  */
 export class TextDecoderPipeline {
   private gunzip: Gunzip | null = null;
   private decoder: TextDecoder | null = null;
-  private started = false;
+  /** Leading input bytes held back until there are enough to recognise gzip (chunks can be tiny). */
+  private inputHead: Uint8Array | null = new Uint8Array(0);
+  /** Leading text bytes held back until there are enough to recognise the encoding. */
+  private textHead: Uint8Array | null = new Uint8Array(0);
+  private stopped = false;
+  /**
+   * A gzip member ends with the size of its content mod 2^32 (ISIZE). fflate does not check it, and
+   * says nothing when the data simply stops, so a cut .gz would read as a shorter, valid file:
+   * compare the output of the last member with the last 4 input bytes.
+   */
+  private memberBytes = 0;
+  private readonly lastFour = new Uint8Array(4);
   compressedBytesSeen = 0;
   expandedBytes = 0;
   gzipped = false;
+  /** After the final push: the gzip data stopped before its end (a cut download or copy). */
+  truncated = false;
 
   constructor(
     private readonly onText: (text: string) => void,
     private readonly fileName: string,
   ) {}
 
+  /** Decode nothing more (the consumer has given up on the file); later pushes are ignored. */
+  stop(): void {
+    this.stopped = true;
+  }
+
   push(bytes: Uint8Array, final = false): void {
-    if (!this.started) {
-      this.started = true;
+    if (this.stopped) return;
+    if (this.inputHead) {
+      const head = this.inputHead.length === 0 ? bytes : concat(this.inputHead, bytes);
+      if (head.length < SNIFF_BYTES && !final) {
+        this.inputHead = head.slice();
+        return;
+      }
+      this.inputHead = null;
+      bytes = head;
       if (isGzip(bytes)) {
         this.gzipped = true;
-        this.gunzip = new Gunzip((chunk, isFinal) => this.decoded(chunk, isFinal));
+        const gunzip = new Gunzip((chunk, isFinal) => this.decoded(chunk, isFinal));
+        gunzip.onmember = () => {
+          this.memberBytes = 0;
+        };
+        this.gunzip = gunzip;
       }
     }
-    this.compressedBytesSeen += bytes.length;
-    if (this.gunzip) {
+    if (!this.gunzip) {
+      this.compressedBytesSeen += bytes.length;
+      this.decoded(bytes, final);
+      return;
+    }
+    for (let start = 0; ; start += GZIP_STEP_BYTES) {
+      const end = Math.min(bytes.length, start + GZIP_STEP_BYTES);
+      const step = bytes.subarray(start, end);
+      const last = end >= bytes.length;
+      this.compressedBytesSeen += step.length;
+      this.keepLastFour(step);
       try {
-        this.gunzip.push(bytes, final);
+        this.gunzip.push(step, final && last);
       } catch (e) {
+        // The bomb guard runs inside fflate's callback: its message must come out unchanged.
+        if (e instanceof InputError) throw e;
+        // Data that simply stops is a cut file, not a corrupt one: what came before it was
+        // emitted already and stays readable (fflate only sometimes notices; see `truncated`).
+        if (final && last && /unexpected EOF/i.test((e as Error).message)) {
+          this.truncated = true;
+          return;
+        }
         throw new InputError(`${this.fileName}: gzip data is corrupt (${(e as Error).message})`);
       }
-    } else {
-      this.decoded(bytes, final);
+      if (last || this.stopped) break;
+    }
+    if (final && !this.stopped) {
+      const size = (this.lastFour[0]! | (this.lastFour[1]! << 8) | (this.lastFour[2]! << 16) | (this.lastFour[3]! << 24)) >>> 0;
+      // 18 bytes: the smallest complete member (10-byte header, empty deflate block, 8-byte trailer).
+      this.truncated = this.compressedBytesSeen < 18 || size !== this.memberBytes % 4294967296;
+    }
+  }
+
+  private keepLastFour(step: Uint8Array): void {
+    if (step.length >= 4) {
+      this.lastFour.set(step.subarray(step.length - 4));
+    } else if (step.length > 0) {
+      this.lastFour.copyWithin(0, step.length);
+      this.lastFour.set(step, 4 - step.length);
     }
   }
 
   private decoded(chunk: Uint8Array, final: boolean): void {
     this.expandedBytes += chunk.length;
+    this.memberBytes += chunk.length;
     if (
       this.gzipped &&
       this.expandedBytes > GZIP_RATIO_FLOOR_BYTES &&
@@ -123,8 +217,18 @@ export class TextDecoderPipeline {
           `(${this.expandedBytes} bytes from ${this.compressedBytesSeen}); this looks like a decompression bomb`,
       );
     }
-    this.decoder ??= new TextDecoder(sniffEncoding(chunk), { fatal: false });
-    const text = this.decoder.decode(chunk, { stream: !final });
+    if (this.stopped) return;
+    if (this.textHead) {
+      const head = this.textHead.length === 0 ? chunk : concat(this.textHead, chunk);
+      if (head.length < SNIFF_BYTES && !final) {
+        this.textHead = head.slice();
+        return;
+      }
+      this.textHead = null;
+      chunk = head;
+      this.decoder = new TextDecoder(sniffEncoding(chunk), { fatal: false });
+    }
+    const text = (this.decoder as TextDecoder).decode(chunk, { stream: !final });
     if (text.length > 0) this.onText(text);
   }
 }

@@ -1,7 +1,8 @@
 import { parseNonNegativeInteger } from '../model/numbers.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
-import { Float64Column } from './growable.ts';
+import { genericCsvFormat } from './generic-csv.ts';
+import { SeriesRows } from './growable.ts';
 
 /**
  * YCSB raw measurements (`measurementtype=raw`, `measurement.raw.output_file`): for each
@@ -14,7 +15,9 @@ const ROW = /^([A-Za-z][\w-]*),(\d+),(-?\d+)\s*$/;
 
 class YcsbRawParser implements LineParser {
   private readonly issues: IssueLog;
-  private readonly columns = new Map<string, { time: Float64Column; latency: Float64Column }>();
+  /** Op name → series index, in order of first appearance. */
+  private readonly ops = new Map<string, number>();
+  private readonly rows = new SeriesRows();
   private lines = 0;
 
   constructor(private readonly path: string) {
@@ -31,13 +34,12 @@ class YcsbRawParser implements LineParser {
       const latency = parseNonNegativeInteger(latencyText);
       if (time === null) return this.issues.skip(lineNo, `timestamp "${timeText}" is not a valid epoch ms value`, 'timestamp(ms)');
       if (latency === null) return this.issues.skip(lineNo, `latency "${latencyText}" is not a non-negative integer`, 'latency(us)');
-      let col = this.columns.get(op);
-      if (!col) {
-        col = { time: new Float64Column(), latency: new Float64Column() };
-        this.columns.set(op, col);
+      let index = this.ops.get(op);
+      if (index === undefined) {
+        index = this.ops.size;
+        this.ops.set(op, index);
       }
-      col.time.push(time);
-      col.latency.push(latency);
+      this.rows.push(index, time, latency);
       return;
     }
     if (HEADER.test(text)) return;
@@ -45,12 +47,13 @@ class YcsbRawParser implements LineParser {
   }
 
   finish(): ParsedFile {
-    const series: RawSeries[] = [...this.columns].map(([op, col]) => ({
+    const columns = this.rows.split(this.ops.size);
+    const series: RawSeries[] = [...this.ops.keys()].map((op, i) => ({
       kind: 'raw',
       op,
       unit: 'us',
-      timeMs: col.time.finish(),
-      latency: col.latency.finish(),
+      timeMs: columns[i]!.time,
+      latency: columns[i]!.value,
     }));
     if (series.length === 0) this.issues.note(0, 'no raw measurement rows found');
     return {
@@ -72,7 +75,12 @@ export const ycsbRawFormat: FormatModule = {
     const lines = head.split('\n', 200).filter((l) => l.trim().length > 0);
     if (lines.length === 0) return 0;
     const headers = lines.filter((l) => HEADER.test(l)).length;
-    const rows = lines.filter((l) => /^[A-Za-z][\w-]*,\d{12,14},-?\d+\s*$/.test(l)).length;
+    const isRow = (l: string) => /^[A-Za-z][\w-]*,\d{12,14},-?\d+\s*$/.test(l);
+    const rows = lines.filter(isRow).length;
+    const first = lines[0] ?? '';
+    // YCSB never writes a row of column names. A CSV headed `op,timestamp,latency_ms` has rows of
+    // this very shape, and read as raw its milliseconds would silently become microseconds.
+    if (!HEADER.test(first) && !isRow(first) && genericCsvFormat.detect(first, '') > 0) return 0;
     const share = (headers + rows) / lines.length;
     if (share < 0.8) return 0;
     return headers > 0 ? 1 : 0.9;

@@ -40,7 +40,11 @@ const JAVA_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|NaN|Infinity)$/;
 const HDR_PERCENTILE = /^(\d[\d.Ee+-]*?)(?:st|nd|rd|th)?PercentileLatency\((us|ms)\)$/;
 const RAW_PERCENTILE = /^p(\d+(?:\.\d+)?)$/;
 
-const STATUS_HEAD = /^(.*?)(-?\d+) sec: (\d+) operations;(.*)$/;
+/**
+ * At most 19 digits before " sec:" (a long fits in 19): with \d+ the lazy prefix retried every
+ * start inside a long run of digits, each scanning to its end — quadratic on a line of digits.
+ */
+const STATUS_HEAD = /^(.*?)(-?\d{1,19}) sec: (\d+) operations;(.*)$/;
 const STATUS_DATE = /(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2}):(\d{3}) $/;
 /** YCSB's timestamp (colon before the milliseconds) opening a line that did not parse as a status line. */
 const CUT_STATUS = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}:\d{3}(?: |$)/;
@@ -71,7 +75,11 @@ function percentileLabel(text: string): string | null {
 
 /** A DecimalFormat("#.##") / %.2f number: null for NaN/∞, undefined when it is not a number at all. */
 function statusDecimal(text: string): number | null | undefined {
-  if (/^-?\d+(?:[.,]\d+)?$/.test(text)) return Number(text.replace(',', '.'));
+  if (/^-?\d+(?:[.,]\d+)?$/.test(text)) {
+    // 310 digits overflow to Infinity: not something DecimalFormat prints, so not a number at all.
+    const v = Number(text.replace(',', '.'));
+    return Number.isFinite(v) ? v : undefined;
+  }
   return NOT_A_NUMBER.has(text) ? null : undefined;
 }
 
@@ -102,6 +110,7 @@ function parseBracket(content: string): FigureEntry | string {
     } else if (key === 'Min' || key === 'Max') {
       if (!/^-?\d+$/.test(text)) return `${key} "${text}" of ${name} is not a whole number`;
       const v = text === EMPTY_MIN ? null : Number(text);
+      if (v !== null && !Number.isFinite(v)) return `${key} "${text}" of ${name} is out of range`;
       if (key === 'Min') min = v;
       else max = v;
     } else {
@@ -159,6 +168,8 @@ function parseStatus(head: RegExpExecArray): ParsedStatus | string {
   if (prefix.length > 0 && !/\s$/.test(prefix)) return `status line with unexpected text before "${elapsedText} sec:"`;
   const operations = parseNonNegativeInteger(opsText);
   if (operations === null) return `operation count "${opsText}" is out of range`;
+  const elapsedS = Number(elapsedText);
+  if (!Number.isSafeInteger(elapsedS)) return `elapsed time "${elapsedText} sec" is out of range`;
   let localTimeMs: number | null = null;
   const date = STATUS_DATE.exec(prefix);
   if (date) {
@@ -181,7 +192,7 @@ function parseStatus(head: RegExpExecArray): ParsedStatus | string {
   if (EST_COMPLETION.exec(rest)) i = EST_COMPLETION.lastIndex;
   const entries = parseFigures(rest, i);
   if (typeof entries === 'string') return entries;
-  return { point: { elapsedS: Number(elapsedText), operations, currentOpsPerS, localTimeMs, ops: {} }, entries };
+  return { point: { elapsedS, operations, currentOpsPerS, localTimeMs, ops: {} }, entries };
 }
 
 interface SummaryBlock {
@@ -294,6 +305,7 @@ class YcsbTextParser implements LineParser {
     }
     const parsed = parseStatus(head);
     if (typeof parsed === 'string') return this.issues.skip(lineNo, parsed);
+    this.flushOps();
     this.status.push(parsed.point);
     this.lastOps = new Map();
     this.addFigures(parsed.entries, lineNo);
@@ -325,10 +337,19 @@ class YcsbTextParser implements LineParser {
       }
       this.lastOps.set(name, figures);
     }
-    point.ops = Object.fromEntries(this.lastOps);
+  }
+
+  /**
+   * The figures gathered for the last status point become its `ops`. Done once per point, not per
+   * continuation line: rebuilding the object on each of thousands of continuation lines was quadratic.
+   */
+  private flushOps(): void {
+    const point = this.status[this.status.length - 1];
+    if (point !== undefined && this.lastOps.size > 0) point.ops = Object.fromEntries(this.lastOps);
   }
 
   finish(): ParsedFile {
+    this.flushOps();
     const series: SummarySeries[] = [];
     for (const b of this.blocks.values()) {
       if (b.count === null) {
@@ -372,12 +393,13 @@ const CONTENT_SIGNS: [RegExp, number][] = [
   [/^\[OVERALL\], RunTime\(ms\), /m, 1],
   [/^Command line:.*? -(?:db|P|p|threads|target|load|t|s|l)(?: |$)/m, 0.95],
   [/(?:^|\s)\d+ sec: \d+ operations;/m, 0.95],
-  [/^\[[^\]]+\], (?:Operations|Total Operations|AverageLatency\(us\)|Return=[^,]+), /m, 0.9],
+  // [^\]\n], not [^\]]: a head of lines starting "[" without a "]" was rescanned to its end from every line.
+  [/^\[[^\]\n]+\], (?:Operations|Total Operations|AverageLatency\(us\)|Return=[^,\n]+), /m, 0.9],
   [/^YCSB Client \d/m, 0.7],
   [/^(?:Loading workload\.\.\.|Starting test\.|DBWrapper: report latency)/m, 0.4],
 ];
 /** Heads of HdrHistogram logs, .hgrm files and YCSB raw CSVs, which a file name must not make YCSB text. */
-const OTHER_FORMAT = /^(?:#\[|"StartTimestamp"|Tag=|\d+(?:\.\d+)?,\d+(?:\.\d+)?,\d+(?:\.\d+)?,HIST|\S+ latency raw data: |\s*Value\s+Percentile\s+TotalCount)/m;
+const OTHER_FORMAT = /^(?:#\[|"StartTimestamp"|Tag=|\d+(?:\.\d+)?,\d+(?:\.\d+)?,\d+(?:\.\d+)?,HIST|\S+ latency raw data: |[ \t]*Value[ \t]+Percentile[ \t]+TotalCount)/m;
 const NAME_HINT = /\.(?:stdout|stderr|out|err)(?:\.(?:txt|log))?$/i;
 
 export const ycsbTextFormat: FormatModule = {

@@ -57,8 +57,16 @@ export function splitClientAndOp(stem: string, knownOp?: string): { client: stri
   return { client: trimSeparators(tokens.slice(0, i).join('-')), op: tokens.slice(i).join('-') };
 }
 
+const SEPARATOR = /[-_.\s]/;
+
 export function trimSeparators(s: string): string {
-  return s.replace(/^[-_.\s]+|[-_.\s]+$/g, '');
+  // A loop, not /[-_.\s]+$/: that regex retries from every separator of a long inner run (a path
+  // prefix with thousands of spaces in a command line took seconds), scanning to its end each time.
+  let start = 0;
+  let end = s.length;
+  while (start < end && SEPARATOR.test(s.charAt(start))) start++;
+  while (end > start && SEPARATOR.test(s.charAt(end - 1))) end--;
+  return s.slice(start, end);
 }
 
 /** Client name from a YCSB text or raw file name: `client1.stdout.txt`, `client1-raw.csv` → client1. */

@@ -23,10 +23,15 @@ export function parseScaledDecimal(text: string, scale: number): number | null {
 }
 
 /** Seconds as written in HdrHistogram logs (`12.345`, possibly in exponent form) → integer µs. */
+/** Decimal or exponent notation, as Java's Double.toString / printf write seconds. */
+const DECIMAL_OR_EXPONENT = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
 export function secondsToMicros(text: string): number | null {
   const exact = parseScaledDecimal(text, 6);
   if (exact !== null) return exact;
   // Rare producers write more than 6 decimals or exponent notation; round to the nearest µs.
+  // Only those: Number() also takes "" and " " (as 0) and 0x10 or 0b1, which no producer writes.
+  if (!DECIMAL_OR_EXPONENT.test(text)) return null;
   const v = Number(text);
   if (!Number.isFinite(v)) return null;
   const us = Math.round(v * 1e6);

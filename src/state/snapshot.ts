@@ -1,5 +1,6 @@
 import { deflateSync, inflateSync } from 'fflate';
 import { decodeHistogram, decodeHistogramBytes, encodeHistogramV2, encodeHistogramV2Compressed, type DecodedHistogram } from '../model/hdr-codec.ts';
+import { setOwn } from '../model/own.ts';
 import type { ThroughputSeries } from '../engine/analyse.ts';
 import type { OpSummary, RunSummary } from '../engine/summary.ts';
 import type { HdrPrecision } from '../model/types.ts';
@@ -115,7 +116,7 @@ function fromJsonDoc(raw: unknown, histogram: (v: unknown, where: string) => Dec
         if (o.histogram !== undefined) entry.histogram = histogram(o.histogram, `${where} ${op}`);
         else if (Array.isArray(o.exact) && o.exact.every((p) => Array.isArray(p) && p.length === 2 && isNumArray(p))) entry.exact = o.exact as [number, number][];
         else throw new SnapshotError(`${where} ${op}: needs a histogram or exact values`);
-        ops[op] = entry;
+        setOwn(ops, op, entry);
       }
       return {
         key: r.key,

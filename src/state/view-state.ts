@@ -150,8 +150,12 @@ function isCapacityMap(v: unknown): v is Record<string, number> {
 
 /** Only relative paths and http(s) URLs may be loaded: never javascript:, data: or file:. */
 export function isLoadableReference(ref: string): boolean {
+  // URL parsing drops tabs, line ends and leading control characters and reads `\` as `/`, so
+  // `java%09script:` or `/\evil.example` would pass a textual check yet resolve elsewhere: refuse them.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  if (ref.length === 0 || /[\u0000-\u001f\u007f\\]/.test(ref)) return false;
   if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) return /^https?:\/\//i.test(ref);
-  return !ref.startsWith('//') && ref.length > 0;
+  return !ref.startsWith('//');
 }
 
 export function decodeState(fragment: string): Decoded {

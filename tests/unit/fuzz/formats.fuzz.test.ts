@@ -1,0 +1,18 @@
+import { genericCsvProperties } from './generic-csv.props.ts';
+import { sandboxReader } from './harness.ts';
+import { hdrLogProperties } from './hdr-log.props.ts';
+import { hgrmProperties } from './hgrm.props.ts';
+import { ycsbRawProperties } from './ycsb-raw.props.ts';
+import { ycsbTextProperties } from './ycsb-text.props.ts';
+
+/**
+ * Every format module's properties (one `<format>.props.ts` each), in one test file so that they
+ * share one reading worker: starting one costs more than a CI run of a format's properties.
+ */
+const read = sandboxReader();
+
+hdrLogProperties(read);
+hgrmProperties(read);
+ycsbRawProperties(read);
+ycsbTextProperties(read);
+genericCsvProperties(read);
