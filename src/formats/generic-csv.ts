@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { parseScaledDecimal } from '../model/numbers.ts';
+import { MAX_EPOCH_MS, parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencyUnit, ParsedFile, RawSeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type FormatOptions, type LineParser } from './format.ts';
 import { SeriesRows } from './growable.ts';
@@ -70,12 +70,11 @@ export function parseTimestampMs(text: string): number | null {
     const v = Number(t);
     // 18+ integer digits: ns (now ≈ 1.8e18); they exceed 2^53, so the magnitude is read from the text.
     const ms = intDigits >= 18 ? shiftDecimal(t, -6) : v < 1e11 ? shiftDecimal(t, 3) : v < 1e14 ? v : shiftDecimal(t, -3);
-    // Hundreds of digits overflow to Infinity, which no chart or window can place.
-    return Number.isFinite(ms) ? ms : null;
+    return ms <= MAX_EPOCH_MS ? ms : null;
   }
   if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(t)) {
     const ms = Date.parse(t.includes('T') ? t : t.replace(' ', 'T'));
-    return Number.isFinite(ms) ? ms : null;
+    return Number.isFinite(ms) && Math.abs(ms) <= MAX_EPOCH_MS ? ms : null;
   }
   return null;
 }
@@ -145,7 +144,7 @@ class GenericCsvParser implements LineParser {
     let timeMs = Number.NaN;
     if (this.index.time !== undefined) {
       const t = parseTimestampMs(fields[this.index.time] ?? '');
-      if (t === null) return this.issues.skip(lineNo, `timestamp "${(fields[this.index.time] ?? '').slice(0, 40)}" is not epoch s/ms/µs/ns or ISO-8601`, this.header[this.index.time]);
+      if (t === null) return this.issues.skip(lineNo, `timestamp "${(fields[this.index.time] ?? '').slice(0, 40)}" is not epoch s/ms/µs/ns or ISO-8601 (up to year 2255)`, this.header[this.index.time]);
       timeMs = t;
     }
     let op = this.index.op !== undefined ? (fields[this.index.op] ?? '').trim() || 'OP' : 'OP';

@@ -1,4 +1,4 @@
-import { parseNonNegativeInteger } from '../model/numbers.ts';
+import { MAX_EPOCH_MS, parseNonNegativeInteger } from '../model/numbers.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { genericCsvFormat } from './generic-csv.ts';
@@ -32,7 +32,7 @@ class YcsbRawParser implements LineParser {
       const [, op = '', timeText = '', latencyText = ''] = row;
       const time = parseNonNegativeInteger(timeText);
       const latency = parseNonNegativeInteger(latencyText);
-      if (time === null) return this.issues.skip(lineNo, `timestamp "${timeText}" is not a valid epoch ms value`, 'timestamp(ms)');
+      if (time === null || time > MAX_EPOCH_MS) return this.issues.skip(lineNo, `timestamp "${timeText}" is not a valid epoch ms value (up to year 2255)`, 'timestamp(ms)');
       if (latency === null) return this.issues.skip(lineNo, `latency "${latencyText}" is not a non-negative integer`, 'latency(us)');
       let index = this.ops.get(op);
       if (index === undefined) {

@@ -38,6 +38,12 @@ export function secondsToMicros(text: string): number | null {
   return Number.isSafeInteger(us) ? us : null;
 }
 
+/**
+ * Latest epoch time the engine can hold, in ms: it keeps times as integer µs, exact below 2^53
+ * (year 2255). Later times cannot be placed (and made whole analyses fail), so inputs refuse them.
+ */
+export const MAX_EPOCH_MS = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
+
 /** A non-negative integer field (latency, count) or null. */
 export function parseNonNegativeInteger(text: string): number | null {
   if (!/^\s*\d+\s*$/.test(text)) return null;

@@ -216,7 +216,7 @@ export const ycsbRawArb: fc.Arbitrary<Generated> = fc
       fc.record({
         op: rawOpArb,
         header: fc.boolean(),
-        rows: fc.array(fc.record({ t: fc.integer({ min: 1_000_000_000_000, max: 9_999_999_999_999 }), l: fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 2 ** 53 - 1 })) }), { maxLength: 20 }),
+        rows: fc.array(fc.record({ t: fc.integer({ min: 1_000_000_000_000, max: 9_007_199_254_740 }), l: fc.oneof(fc.integer({ min: 0, max: 100_000 }), fc.integer({ min: 0, max: 2 ** 53 - 1 })) }), { maxLength: 20 }),
       }),
       { minLength: 1, maxLength: 5 },
     ),

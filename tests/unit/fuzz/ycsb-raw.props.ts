@@ -47,6 +47,24 @@ export function ycsbRawProperties(read: Reader): void {
     return held;
   }
 
+  describe('ycsb-raw: times', () => {
+    // Regression: a time past 2^53 µs (year 2255) made the engine's queries throw, failing the
+    // whole analysis for one bad row.
+    fuzz(
+      'ycsb-raw',
+      'a timestamp past the year 2255 is an error on its line',
+      fc.tuple(fc.oneof(fc.integer({ min: 9_007_199_254_741, max: 99_999_999_999_999 }), fc.constant(2 ** 53 - 1)), fc.nat({ max: 4 })),
+      async ([huge, row]) => {
+        const rows = Array.from({ length: 5 }, (_, i) => `READ,${i === row ? huge : 1795255808123 + i},${i}`);
+        const text = `READ latency raw data: op, timestamp(ms), latency(us)\n${rows.join('\n')}\n`;
+        const { outcome } = await read({ path: 'run/c1-raw.csv', bytes: utf8(text) });
+        checkOutcome('run/c1-raw.csv', outcome, { textChars: text.length });
+        expect(parsedOf(outcome).errors.map((e) => [e.line, e.field])).toEqual([[row + 2, 'timestamp(ms)']]);
+      },
+      { weight: 0.5 },
+    );
+  });
+
   describe('memory proportional to the input', () => {
     // Regression: each new op name allocated two 1024-double columns (16 KiB) for a 25-byte row,
     // so 20,000 distinct names in 540 KB held 338 MB.
