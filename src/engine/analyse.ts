@@ -3,13 +3,18 @@ import { groupIntoRuns } from '../model/grouping.ts';
 import { fileReport, type FileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import type { Db } from './db.ts';
-import { countsPerSecond } from './queries.ts';
+import { countsPerSecond, type SecondCounts } from './queries.ts';
 import { Store } from './store.ts';
 import { summarizeRuns, type RunSummary, type SummaryOptions } from './summary.ts';
 
-/** Per-second operations of a run in absolute time, all clients summed. */
+/**
+ * Operations of a run in absolute time, all clients summed, in buckets of `bucketS` seconds
+ * (1 unless the run spans more than MAX_TIMELINE_BUCKETS seconds).
+ */
 export interface ThroughputSeries {
   startEpochS: number;
+  /** Seconds per entry of `ok` / `failed`; absent in comparison files written before it existed (= 1). */
+  bucketS?: number;
   ok: number[];
   failed: number[];
 }
@@ -31,28 +36,50 @@ export interface Analysis {
   files: FileReport[];
 }
 
-/** Dense per-second arrays for each group, from its first to its last second. */
+
+/**
+ * Longest dense timeline kept per run (28 hours at 1 s). A file whose timestamps lie years apart
+ * (a clock jump, a corrupted line that still parses) would otherwise ask for a dense array of
+ * hundreds of millions of seconds; beyond this the buckets widen instead.
+ */
+export const MAX_TIMELINE_BUCKETS = 100_000;
+
+/** Dense arrays for each group, from its first to its last second, bucketed to at most MAX_TIMELINE_BUCKETS entries. */
 export function throughputSeries(store: Store, seriesFilter: (runId: number) => boolean = () => true): Map<number, ThroughputSeries> {
   const timed = store.series.filter(
     (s) => seriesFilter(s.runId) && (s.source === 'histogram' || s.source === 'raw') && (s.kind === 'op' || s.kind === 'failed') && s.timeBase !== null,
   );
   const rows = countsPerSecond(store.db, { seriesIds: timed.map((s) => s.id), groups: timed.map((s) => s.runId) });
-  const out = new Map<number, ThroughputSeries>();
+  const byGroup = new Map<number, SecondCounts[]>();
   for (const r of rows) {
-    let t = out.get(r.g);
-    if (!t) {
-      t = { startEpochS: r.sec, ok: [], failed: [] };
-      out.set(r.g, t);
+    const list = byGroup.get(r.g);
+    if (list) list.push(r);
+    else byGroup.set(r.g, [r]);
+  }
+  const out = new Map<number, ThroughputSeries>();
+  for (const [g, seconds] of byGroup) {
+    // Rows come sorted by second within a group.
+    const startEpochS = (seconds[0] as SecondCounts).sec;
+    const spanS = (seconds[seconds.length - 1] as SecondCounts).sec - startEpochS + 1;
+    const bucketS = Math.max(1, Math.ceil(spanS / MAX_TIMELINE_BUCKETS));
+    const length = Math.ceil(spanS / bucketS);
+    const ok = new Array<number>(length).fill(0);
+    const failed = new Array<number>(length).fill(0);
+    for (const r of seconds) {
+      const i = Math.floor((r.sec - startEpochS) / bucketS);
+      ok[i] = (ok[i] as number) + r.ok;
+      failed[i] = (failed[i] as number) + r.failed;
     }
-    const i = r.sec - t.startEpochS;
-    while (t.ok.length <= i) {
-      t.ok.push(0);
-      t.failed.push(0);
-    }
-    t.ok[i] = r.ok;
-    t.failed[i] = r.failed;
+    out.set(g, bucketS === 1 ? { startEpochS, ok, failed } : { startEpochS, bucketS, ok, failed });
   }
   return out;
+}
+
+/** Steps of a timeline, in seconds and ops/s whatever its bucket width. */
+function timelineSteps(t: ThroughputSeries): Step[] {
+  const bucketS = t.bucketS ?? 1;
+  if (bucketS === 1) return detectSteps(t.ok);
+  return detectSteps(t.ok.map((n) => n / bucketS)).map((s) => ({ ...s, offsetS: s.offsetS * bucketS }));
 }
 
 /** Load parsed files into a fresh store and compute every run's figures. */
@@ -72,7 +99,7 @@ const timelines = new WeakMap<Store, { version: number; byRun: Map<number, { t: 
 function runTimelines(store: Store): Map<number, { t: ThroughputSeries; steps: Step[] }> {
   const cached = timelines.get(store);
   if (cached && cached.version === store.version) return cached.byRun;
-  const byRun = new Map([...throughputSeries(store)].map(([run, t]) => [run, { t, steps: detectSteps(t.ok) }]));
+  const byRun = new Map([...throughputSeries(store)].map(([run, t]) => [run, { t, steps: timelineSteps(t) }]));
   timelines.set(store, { version: store.version, byRun });
   return byRun;
 }

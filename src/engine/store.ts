@@ -212,11 +212,12 @@ export class Store {
         ] as const) {
           const id = this.series.length;
           this.series.push({ id, runId, client: 'all clients', op, kind: opKind(op), source: 'histogram', file: 'comparison', unit: 'us', precision: null, timeBase: 'absolute', count: 0, role: 'timeline' });
+          const bucketS = t.bucketS ?? 1;
           counts.forEach((n, i) => {
             this.intervals.id.push(this.nextIntervalId++);
             this.intervals.series.push(id);
-            this.intervals.start.push((t.startEpochS + i) * 1e6);
-            this.intervals.length.push(1e6);
+            this.intervals.start.push((t.startEpochS + i * bucketS) * 1e6);
+            this.intervals.length.push(bucketS * 1e6);
             this.intervals.n.push(n);
           });
         }

@@ -14,7 +14,8 @@ import type { HdrPrecision } from '../model/types.ts';
  * Comparison file (JSON, `format: "benchlens-comparison"`, `version: 1`):
  *   runs[]: { key, label, clients[{client, files[]}], target, threadsPerClient, db, workload,
  *             properties, startEpochMs, endEpochMs, durationS, throughput, totalOps,
- *             throughputPerSecond: {startEpochS, ok[], failed[]} | null,
+ *             throughputPerSecond: {startEpochS, bucketS?, ok[], failed[]} | null  (bucketS: seconds per
+ *               entry, default 1; wider only for runs longer than 100,000 s),
  *             ops: { <OP>: { histogram: "HISTF…" (HdrHistogram V2 compressed, base64) |
  *                            exact: [[value, count], …] (raw samples, exact values),
  *                            unit, naive: {maxClientP95, maxClientP99, meanClientP99} } } }
@@ -100,7 +101,16 @@ function fromJsonDoc(raw: unknown, histogram: (v: unknown, where: string) => Dec
       }
       if (typeof r.totalOps !== 'number') throw new SnapshotError(`${where}: totalOps must be a number`);
       const tps = r.throughputPerSecond;
-      if (tps !== null && !(isObject(tps) && typeof tps.startEpochS === 'number' && isNumArray(tps.ok) && isNumArray(tps.failed))) {
+      if (
+        tps !== null &&
+        !(
+          isObject(tps) &&
+          typeof tps.startEpochS === 'number' &&
+          (tps.bucketS === undefined || (Number.isSafeInteger(tps.bucketS) && (tps.bucketS as number) >= 1)) &&
+          isNumArray(tps.ok) &&
+          isNumArray(tps.failed)
+        )
+      ) {
         throw new SnapshotError(`${where}: throughputPerSecond is malformed`);
       }
       const clients = Array.isArray(r.clients)

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPaths } from '../../../src/cli/load-paths.ts';
+import { analyseLoaded, MAX_TIMELINE_BUCKETS } from '../../../src/engine/analyse.ts';
+import type { Db } from '../../../src/engine/db.ts';
+import { openNodeDb } from '../../../src/engine/node-db.ts';
 import type { ParsedFile } from '../../../src/model/types.ts';
 
 /**
@@ -93,4 +96,37 @@ describe('broken real-world files give exactly the errors and data of their mani
       if (entry.maxMs !== undefined) expect(ms).toBeLessThan(entry.maxMs);
     });
   }
+});
+
+describe('what is kept of a broken file analyses without loss', () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await openNodeDb();
+  });
+
+  for (const rel of Object.keys(manifest)) {
+    it(`${rel}: every timed operation lands in a bounded timeline`, async () => {
+      const loaded = await loadPaths([`${DIR}/${rel}`]);
+      const analysis = analyseLoaded(db, loaded);
+      for (const run of analysis.runs) {
+        const t = run.throughputPerSecond;
+        if (!t) continue;
+        expect(t.ok.length).toBeLessThanOrEqual(MAX_TIMELINE_BUCKETS);
+        const timed = loaded.files
+          .flatMap((f) => f.series)
+          .reduce((n, s) => n + (s.kind === 'raw' ? s.timeMs.filter((x) => x !== null).length : s.kind === 'histogram' ? s.intervals.reduce((m, i) => m + i.histogram.totalCount, 0) : 0), 0);
+        const summed = [...t.ok, ...t.failed].reduce((a, b) => a + b, 0);
+        expect(summed).toBe(timed);
+      }
+    });
+  }
+
+  it('a run whose timestamps lie decades apart gets wider buckets, and keeps its steps in seconds', async () => {
+    const analysis = analyseLoaded(db, await loadPaths([`${DIR}/regression-clock-jump/client1-raw.csv`]));
+    const t = analysis.runs[0]?.throughputPerSecond;
+    if (!t) throw new Error('no timeline');
+    const spanS = 25 * 365 * 86_400;
+    expect(t.bucketS).toBe(Math.ceil((spanS + 1) / MAX_TIMELINE_BUCKETS));
+    expect(t.ok.filter((n) => n > 0)).toHaveLength(2);
+  });
 });
