@@ -62,8 +62,12 @@ function sampleResults(): Plugin {
     if (existsSync(root)) walk(root);
     return out;
   };
+  let outDir = path.resolve(import.meta.dirname, 'dist');
   return {
     name: 'benchlens-sample-results',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
     configureServer(server) {
       server.middlewares.use('/sample-results/index.json', (_req, res) => {
         res.setHeader('Content-Type', 'application/json');
@@ -81,7 +85,7 @@ function sampleResults(): Plugin {
       this.emitFile({ type: 'asset', fileName: 'sample-results/index.json', source: JSON.stringify(list()) });
     },
     closeBundle() {
-      if (existsSync(root)) cpSync(root, path.resolve(import.meta.dirname, 'dist', 'sample-results'), { recursive: true });
+      if (existsSync(root)) cpSync(root, path.join(outDir, 'sample-results'), { recursive: true });
     },
   };
 }

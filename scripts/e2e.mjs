@@ -8,10 +8,13 @@ if (!existsSync('/usr/bin/chromium')) {
   process.exit(1);
 }
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit' }).status ?? 1;
-if (!process.env.BENCHLENS_SKIP_BUILD && run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) process.exit(1);
+const outDir = process.env.BENCHLENS_OUT_DIR ?? 'dist';
+if (!process.env.BENCHLENS_SKIP_BUILD && run('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', outDir]) !== 0) process.exit(1);
 
-const port = '4173';
-const server = spawn('npx', ['vite', 'preview', '--port', port, '--strictPort', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+// BENCHLENS_PORT lets two checkouts (or two people) run the browser tests side by side.
+const port = process.env.BENCHLENS_PORT ?? '4173';
+process.env.BENCHLENS_URL ??= `http://127.0.0.1:${port}`;
+const server = spawn('npx', ['vite', 'preview', '--outDir', outDir, '--port', port, '--strictPort', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
 const stop = () => {
   try {
     process.kill(-server.pid);
