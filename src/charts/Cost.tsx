@@ -267,30 +267,26 @@ function ClusterInputs({ params, onChange }: { params: CostParams; onChange: (pa
   return (
     <fieldset className="controls" style={{ border: '1px solid var(--border)', borderRadius: 6, margin: 0, padding: '4px 10px' }}>
       <legend>cluster (US$)</legend>
-      <label>
-        <input
-          type="radio"
-          name="cluster-pricing"
-          checked={mode === 'monthly'}
-          onChange={() => {
-            setChosen('monthly');
-            onChange({ nodes: undefined, nodeHourly: undefined });
-          }}
-        />{' '}
-        per month
-      </label>
-      <label>
-        <input
-          type="radio"
-          name="cluster-pricing"
-          checked={mode === 'nodes'}
-          onChange={() => {
-            setChosen('nodes');
-            onChange({ clusterMonthly: undefined });
-          }}
-        />{' '}
-        nodes × hourly
-      </label>
+      {(
+        [
+          // Choosing a way clears the other's fields: left set, they would still price the cluster and take the choice back.
+          ['monthly', 'per month', { nodes: undefined, nodeHourly: undefined }],
+          ['nodes', 'nodes × hourly', { clusterMonthly: undefined }],
+        ] as const
+      ).map(([way, text, clears]) => (
+        <label key={way}>
+          <input
+            type="radio"
+            name="cluster-pricing"
+            checked={mode === way}
+            onChange={() => {
+              setChosen(way);
+              onChange(clears);
+            }}
+          />{' '}
+          {text}
+        </label>
+      ))}
       {mode === 'monthly' ? (
         <NumberField label="$ / month" value={params.clusterMonthly} onCommit={(clusterMonthly) => onChange({ clusterMonthly })} width={90} />
       ) : (

@@ -1,10 +1,7 @@
-import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChartResult } from '../engine/chart-queries.ts';
-import { formatLatency, latencyScale } from '../views/format.ts';
 import type { RunView } from '../views/run-views.ts';
-import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
-import { ChartContainer } from './ChartContainer.tsx';
-import { distributionCsv, distributionRows, formatPercentileLabel, maxRowValue, PERCENTILE_AXIS, type DistributionSeries } from './PercentileDistribution.tsx';
+import { ChartFrame } from './ChartFrame.tsx';
+import { distributionCsv, distributionRows, PercentileLineChart, type DistributionSeries } from './PercentileDistribution.tsx';
 
 type DistributionResult = Extract<ChartResult, { kind: 'percentile-distribution' }>;
 
@@ -55,7 +52,6 @@ export function IntendedVsActualChart({ result, views }: { result: DistributionR
   const hasIntended = views.some((v) => Object.keys(v.run.ops).some((op) => /^Intended-/.test(op)));
   const lines = result ? intendedLines(result.series, views) : [];
   const rows = distributionRows(lineSeries(lines));
-  const scale = latencyScale(Math.max(1, maxRowValue(rows, lines.map((l) => l.key))));
   const empty =
     !hasIntended || (result && lines.length === 0)
       ? 'No run has Intended-* latencies. Run YCSB with -p measurement.interval=both (and a -target rate) to record, for every operation, the latency counted from when it should have started.'
@@ -71,18 +67,7 @@ export function IntendedVsActualChart({ result, views }: { result: DistributionR
       empty={empty}
       csv={() => intendedCsv(lines)}
     >
-      <ChartContainer height={380}>
-        <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
-          <CartesianGrid {...GRID} />
-          <XAxis {...PERCENTILE_AXIS} {...AXIS} />
-          <YAxis tickFormatter={(v: number) => (v / scale.divisor).toLocaleString('en-US')} label={{ value: `latency (${scale.unit})`, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} {...AXIS} />
-          <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={formatPercentileLabel} formatter={(v) => formatLatency(Number(v))} />
-          <Legend verticalAlign="top" iconType="plainline" iconSize={22} />
-          {lines.map((l) => (
-            <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.intended ? '6 3' : ''} strokeWidth={2} dot={false} isAnimationActive={false} />
-          ))}
-        </LineChart>
-      </ChartContainer>
+      <PercentileLineChart rows={rows} lines={lines.map((l) => ({ ...l, dash: l.intended ? '6 3' : '' }))} />
     </ChartFrame>
   );
 }

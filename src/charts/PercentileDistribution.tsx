@@ -152,6 +152,28 @@ export function runOpLines(series: readonly { runId: number; op: string }[], vie
   });
 }
 
+/**
+ * Latency lines against the log percentile axis, the latency unit chosen for the largest value the
+ * lines draw: what the percentile and intended-vs-actual charts draw alike.
+ */
+export function PercentileLineChart({ rows, lines }: { rows: Record<string, number>[]; lines: readonly Pick<RunOpLine, 'key' | 'name' | 'colour' | 'dash'>[] }) {
+  const scale = latencyScale(Math.max(1, maxRowValue(rows, lines.map((l) => l.key))));
+  return (
+    <ChartContainer height={380}>
+      <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
+        <CartesianGrid {...GRID} />
+        <XAxis {...PERCENTILE_AXIS} {...AXIS} />
+        <YAxis tickFormatter={(v: number) => (v / scale.divisor).toLocaleString('en-US')} label={{ value: `latency (${scale.unit})`, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} {...AXIS} />
+        <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={formatPercentileLabel} formatter={(v) => formatLatency(Number(v))} />
+        <Legend verticalAlign="top" iconType="plainline" iconSize={22} />
+        {lines.map((l) => (
+          <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.dash} strokeWidth={2} dot={false} isAnimationActive={false} />
+        ))}
+      </LineChart>
+    </ChartContainer>
+  );
+}
+
 type DistributionResult = Extract<ChartResult, { kind: 'percentile-distribution' }>;
 
 /** The lines of the shown runs' series, their data under the lines' keys, the rows drawn, and the lines with something to draw. */
@@ -173,7 +195,6 @@ export function PercentileDistributionChart({ result, views, colours }: { result
   if (!result) return <ChartFrame id="percentiles" title="Percentile distribution" seriesCount={0} empty="Computing…">{null}</ChartFrame>;
   const shaped = percentileDistributionData(result, views, colours);
   const { shown, rows, drawn } = shaped;
-  const scale = latencyScale(Math.max(1, maxRowValue(rows, drawn.map((l) => l.key))));
   const drawnRuns = views.filter((v) => shown.some((s) => s.runId === v.run.id));
   const shaded = new Set(drawnRuns.map((v) => v.system)).size < drawnRuns.length;
   return (
@@ -185,18 +206,7 @@ export function PercentileDistributionChart({ result, views, colours }: { result
       empty={drawn.length === 0 ? 'No latency histograms for the selected runs and operation.' : null}
       csv={() => percentileDistributionCsv(shaped)}
     >
-      <ChartContainer height={380}>
-        <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
-          <CartesianGrid {...GRID} />
-          <XAxis {...PERCENTILE_AXIS} {...AXIS} />
-          <YAxis tickFormatter={(v: number) => (v / scale.divisor).toLocaleString('en-US')} label={{ value: `latency (${scale.unit})`, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} {...AXIS} />
-          <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={formatPercentileLabel} formatter={(v) => formatLatency(Number(v))} />
-          <Legend verticalAlign="top" iconType="plainline" iconSize={22} />
-          {drawn.map((l) => (
-            <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.dash} strokeWidth={2} dot={false} isAnimationActive={false} />
-          ))}
-        </LineChart>
-      </ChartContainer>
+      <PercentileLineChart rows={rows} lines={drawn} />
     </ChartFrame>
   );
 }

@@ -82,34 +82,20 @@ export function RunsPanel({
                 <input className="label-input" value={v.distribution} aria-label="distribution" onChange={(e) => onChange(v.key, { distribution: e.target.value })} />
               </td>
               <td>
-                <input
-                  className="num-input"
-                  type="number"
-                  min={1}
-                  value={v.nodes ?? ''}
-                  aria-label="nodes"
-                  onChange={(e) => {
-                    const n = Number(e.target.value);
-                    onChange(v.key, e.target.value === '' || !(n > 0) ? { nodes: undefined } : { nodes: n });
-                  }}
-                />
+                <NumberInput label="nodes" min={1} value={v.nodes ?? ''} accepts={(n) => n > 0} onChange={(nodes) => onChange(v.key, { nodes })} />
               </td>
               <td>
                 <input className="label-input" value={v.loadLevel} aria-label="load level" onChange={(e) => onChange(v.key, { loadLevel: e.target.value })} />
               </td>
               <td>
-                <input
-                  className="num-input"
-                  type="number"
+                <NumberInput
+                  label="utilisation percent"
                   min={0}
                   max={100}
                   placeholder={v.utilisationPct !== null ? v.utilisationPct.toFixed(0) : ''}
                   value={v.utilisationSource === 'entered' ? (v.utilisationPct ?? '') : ''}
-                  aria-label="utilisation percent"
-                  onChange={(e) => {
-                    const n = Number(e.target.value);
-                    onChange(v.key, e.target.value === '' || !Number.isFinite(n) ? { utilisationPct: undefined } : { utilisationPct: n });
-                  }}
+                  accepts={Number.isFinite}
+                  onChange={(utilisationPct) => onChange(v.key, { utilisationPct })}
                 />
               </td>
             </tr>
@@ -117,6 +103,44 @@ export function RunsPanel({
         })}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * A number label of a run. An empty entry, or one the label cannot take, clears the label
+ * (undefined) rather than storing a number the charts cannot use.
+ */
+function NumberInput({
+  label,
+  min,
+  max,
+  placeholder,
+  value,
+  accepts,
+  onChange,
+}: {
+  label: string;
+  min: number;
+  max?: number;
+  placeholder?: string;
+  value: number | '';
+  accepts: (n: number) => boolean;
+  onChange: (n: number | undefined) => void;
+}) {
+  return (
+    <input
+      className="num-input"
+      type="number"
+      min={min}
+      max={max}
+      placeholder={placeholder}
+      value={value}
+      aria-label={label}
+      onChange={(e) => {
+        const n = Number(e.target.value);
+        onChange(e.target.value === '' || !accepts(n) ? undefined : n);
+      }}
+    />
   );
 }
 

@@ -7,75 +7,9 @@ import { latencyVsLoadCsv, latencyVsLoadSeries } from '../../src/charts/LatencyV
 import { percentileDistributionCsv, percentileDistributionData } from '../../src/charts/PercentileDistribution.tsx';
 import { scalingCsv, scalingSeries } from '../../src/charts/Scaling.tsx';
 import { throughputCsv, throughputData } from '../../src/charts/ThroughputOverTime.tsx';
-import type { RunAnalysis } from '../../src/engine/analyse.ts';
 import type { ChartResult } from '../../src/engine/chart-queries.ts';
-import type { Figures, OpSummary } from '../../src/engine/summary.ts';
-import type { RunView } from '../../src/views/run-views.ts';
-
-function op(count: number, p99: number | null, bounds?: Figures['bounds']): OpSummary {
-  return {
-    count,
-    mean: null,
-    stddev: null,
-    min: null,
-    max: null,
-    p50: null,
-    p90: null,
-    p95: null,
-    p99,
-    'p99.9': null,
-    'p99.99': null,
-    ...(bounds ? { bounds } : {}),
-    source: 'histogram',
-    exact: bounds === undefined,
-    naive: { maxClientP95: null, maxClientP99: null, meanClientP99: null },
-    perClient: [],
-  };
-}
-
-let nextId = 1;
-function view(
-  labels: Partial<Omit<RunView, 'run'>> & { id?: number; throughput?: number | null; durationS?: number | null; ops?: Record<string, OpSummary> },
-): RunView {
-  const id = labels.id ?? nextId++;
-  const key = labels.key ?? `results/run-${id}`;
-  const run: RunAnalysis = {
-    id,
-    label: key,
-    dir: key,
-    paths: [],
-    partial: false,
-    clients: [{ client: 'client1', files: [] }],
-    target: null,
-    threadsPerClient: null,
-    db: null,
-    workload: null,
-    properties: {},
-    startEpochMs: null,
-    endEpochMs: null,
-    durationS: labels.durationS === undefined ? 100 : labels.durationS,
-    throughput: labels.throughput === undefined ? 1000 : labels.throughput,
-    totalOps: 0,
-    ops: labels.ops ?? { READ: op(1000, 2000), UPDATE: op(1000, 3000) },
-    throughputPerSecond: null,
-    steps: [],
-  };
-  return {
-    run,
-    key,
-    label: labels.label ?? key,
-    system: labels.system ?? 'ScyllaDB',
-    workload: labels.workload ?? 'workloada',
-    distribution: labels.distribution ?? 'uniform',
-    nodes: labels.nodes ?? null,
-    loadLevel: labels.loadLevel ?? 'unthrottled',
-    hidden: labels.hidden ?? false,
-    offeredOpsPerS: null,
-    deliveredPct: null,
-    utilisationPct: labels.utilisationPct ?? null,
-    utilisationSource: null,
-  };
-}
+import type { Figures } from '../../src/engine/summary.ts';
+import { op, view } from './helpers/run-views.ts';
 
 /** The CSV as lines of cells; the tests' values hold no quotes or commas unless a test says so. */
 function parse(csv: string): string[][] {

@@ -2,72 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chartOp, percentileEstimate, percentileKey, scenarioRows } from '../../src/charts/ByScenario.tsx';
 import { clusterPricing, costRows, formatFactor, mixLabel } from '../../src/charts/Cost.tsx';
 import { linearReference, scalingSeries } from '../../src/charts/Scaling.tsx';
-import type { RunAnalysis } from '../../src/engine/analyse.ts';
-import type { Figures, OpSummary } from '../../src/engine/summary.ts';
-import type { RunView } from '../../src/views/run-views.ts';
-
-function op(count: number, p99: number | null, bounds?: Figures['bounds']): OpSummary {
-  return {
-    count,
-    mean: null,
-    stddev: null,
-    min: null,
-    max: null,
-    p50: null,
-    p90: null,
-    p95: null,
-    p99,
-    'p99.9': null,
-    'p99.99': null,
-    ...(bounds ? { bounds } : {}),
-    source: 'histogram',
-    exact: bounds === undefined,
-    naive: { maxClientP95: null, maxClientP99: null, meanClientP99: null },
-    perClient: [],
-  };
-}
-
-let nextId = 1;
-function view(labels: Partial<Omit<RunView, 'run'>> & { throughput?: number | null; durationS?: number | null; ops?: Record<string, OpSummary> }): RunView {
-  const id = nextId++;
-  const key = labels.key ?? `results/run-${id}`;
-  const run: RunAnalysis = {
-    id,
-    label: key,
-    dir: key,
-    paths: [],
-    partial: false,
-    clients: [{ client: 'client1', files: [] }],
-    target: null,
-    threadsPerClient: null,
-    db: null,
-    workload: null,
-    properties: {},
-    startEpochMs: null,
-    endEpochMs: null,
-    durationS: labels.durationS === undefined ? 100 : labels.durationS,
-    throughput: labels.throughput === undefined ? 1000 : labels.throughput,
-    totalOps: 0,
-    ops: labels.ops ?? { READ: op(1000, 2000), UPDATE: op(1000, 3000) },
-    throughputPerSecond: null,
-    steps: [],
-  };
-  return {
-    run,
-    key,
-    label: key,
-    system: labels.system ?? 'ScyllaDB',
-    workload: labels.workload ?? 'workloada',
-    distribution: labels.distribution ?? 'uniform',
-    nodes: labels.nodes ?? null,
-    loadLevel: labels.loadLevel ?? 'unthrottled',
-    hidden: false,
-    offeredOpsPerS: null,
-    deliveredPct: null,
-    utilisationPct: null,
-    utilisationSource: null,
-  };
-}
+import { op, view } from './helpers/run-views.ts';
 
 describe('pXX by scenario', () => {
   it('shows READ when every operation is chosen, else the first real operation', () => {

@@ -1,7 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RunAnalysis } from '../../src/engine/analyse.ts';
-import type { OpSummary } from '../../src/engine/summary.ts';
 import { decodeState, DEFAULT_STATE } from '../../src/state/view-state.ts';
 import {
   csvCell,
@@ -17,7 +15,7 @@ import {
   toCsv,
   toMarkdown,
 } from '../../src/views/export.ts';
-import type { RunView } from '../../src/views/run-views.ts';
+import { opSummary, view } from './helpers/run-views.ts';
 
 /** RFC 4180 records, as a spreadsheet reads them. */
 function parseCsv(text: string): string[][] {
@@ -44,32 +42,6 @@ function parseCsv(text: string): string[][] {
     } else field += c;
   }
   return rows;
-}
-
-function op(figures: Partial<OpSummary>): OpSummary {
-  return {
-    count: 0,
-    mean: null,
-    stddev: null,
-    min: null,
-    max: null,
-    p50: null,
-    p90: null,
-    p95: null,
-    p99: null,
-    'p99.9': null,
-    'p99.99': null,
-    source: 'histogram',
-    exact: true,
-    naive: { maxClientP95: null, maxClientP99: null, meanClientP99: null },
-    perClient: [],
-    ...figures,
-  };
-}
-
-/** Only what the summary export reads. */
-function view(label: string, ops: Record<string, OpSummary>, durationS: number | null, hidden = false): RunView {
-  return { run: { label, ops, durationS } as unknown as RunAnalysis, label, hidden } as RunView;
 }
 
 describe('CSV', () => {
@@ -127,16 +99,16 @@ describe('Markdown', () => {
 
 describe('summary export', () => {
   const views = [
-    view(
-      'sweep/target-1000',
-      {
-        READ: op({ count: 1000, mean: 812.5, p50: 700, p90: 1500, p95: 2000, p99: 4483, 'p99.9': 9000, 'p99.99': 12000, max: 15000, naive: { maxClientP95: 2100, maxClientP99: 4600, meanClientP99: 4400 } }),
-        'READ-FAILED': op({ count: 3 }),
+    view({
+      label: 'sweep/target-1000',
+      ops: {
+        READ: opSummary({ count: 1000, mean: 812.5, p50: 700, p90: 1500, p95: 2000, p99: 4483, 'p99.9': 9000, 'p99.99': 12000, max: 15000, naive: { maxClientP95: 2100, maxClientP99: 4600, meanClientP99: 4400 } }),
+        'READ-FAILED': opSummary({ count: 3 }),
       },
-      10,
-    ),
-    view('=evil,"run"\nx', { UPDATE: op({ count: 5, exact: false, bounds: { p99: { min: 100, max: 250 }, mean: { min: 10, max: 20 } } }) }, null),
-    view('hidden', { READ: op({ count: 1 }) }, 1, true),
+      durationS: 10,
+    }),
+    view({ label: '=evil,"run"\nx', ops: { UPDATE: opSummary({ count: 5, exact: false, bounds: { p99: { min: 100, max: 250 }, mean: { min: 10, max: 20 } } }) }, durationS: null }),
+    view({ label: 'hidden', ops: { READ: opSummary({ count: 1 }) }, durationS: 1, hidden: true }),
   ];
 
   it('has the table’s columns and rows, hidden runs left out', () => {
