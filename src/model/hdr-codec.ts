@@ -21,11 +21,13 @@
  * (V1 compressed, 8-byte words) and 2.2.2's 0x1c849314 (V2 compressed) are both accepted.
  *
  * Decoding runs in a hot loop (a few thousand histograms per file), so it reuses module-level
- * scratch buffers and decodes base64 and LEB128 by hand. Every allocation is bounded by the size
- * of the input, never by a header field.
+ * scratch buffers and decodes base64 and LEB128 by hand. Fixed-width counts that were inflated are
+ * read only where the inflater wrote (./inflate.ts): the rest of a V1 payload is zeros. Every
+ * allocation is bounded by the size of the input, never by a header field.
  */
-import { unzlibSync, zlibSync } from 'fflate';
+import { zlibSync } from 'fflate';
 import { hdrLayout, type HdrLayout } from './hdr-layout.ts';
+import { InflateError, inflateZlib, lastDirtyRanges } from './inflate.ts';
 import type { HdrPrecision, SparseHistogram } from './types.ts';
 
 export interface DecodedHistogram {
@@ -66,13 +68,6 @@ const LEB128_WORD = 9;
 const INT32_MAX = 2147483647;
 /** Largest count or total we can hold exactly. */
 const MAX_EXACT = Number.MAX_SAFE_INTEGER;
-/**
- * DEFLATE cannot expand data by more than 1032:1 (258-byte matches coded in 2 bits), so no valid
- * zlib stream inflates beyond this multiple of its length; it bounds the inflate buffer.
- */
-const MAX_DEFLATE_RATIO = 1032;
-/** Largest inflate buffer kept between calls (enough for zlib data up to ~8 KB). */
-const MAX_INFLATE_SCRATCH = 8 * 1024 * 1024;
 
 function cookieBase(cookie: number): number {
   return cookie & ~0xf0;
@@ -96,7 +91,6 @@ function readInt64(b: Uint8Array, p: number): number {
 // Scratch buffers, grown on demand and reused across calls (decoding is synchronous).
 
 let base64Scratch = new Uint8Array(4096);
-let inflateScratch = new Uint8Array(256 * 1024);
 let indexScratch = new Int32Array(1024);
 let countScratch = new Float64Array(1024);
 
@@ -195,26 +189,12 @@ function encodeBase64(bytes: Uint8Array): string {
 // ---------------------------------------------------------------------------------------------
 // Inflate
 
-/**
- * Inflates a zlib stream. fflate, given an output buffer, never grows it, and a single write past
- * its end (dropped silently by the typed array) makes V8 deoptimise fflate's inflate loop for the
- * rest of the process, several times slower. So the scratch buffer is first sized to the DEFLATE
- * expansion bound of the input, which no output can exceed; inputs whose bound is too large for a
- * kept buffer let fflate allocate (and grow) its own.
- */
 function inflate(zlib: Uint8Array): Uint8Array {
-  // Shorter than header + one byte + checksum: fflate would return the whole buffer untouched.
-  if (zlib.length < 7) throw new HdrDecodeError('zlib', `compressed histogram data too short (${zlib.length} bytes)`);
-  // + 1 KiB of slack: the zlib header and checksum count in the length but inflate to nothing.
-  const bound = zlib.length * MAX_DEFLATE_RATIO + 1024;
   try {
-    if (bound > MAX_INFLATE_SCRATCH) return unzlibSync(zlib);
-    if (inflateScratch.length < bound) {
-      inflateScratch = new Uint8Array(Math.min(MAX_INFLATE_SCRATCH, 2 ** Math.ceil(Math.log2(bound))));
-    }
-    return unzlibSync(zlib, { out: inflateScratch });
+    return inflateZlib(zlib);
   } catch (e) {
-    throw new HdrDecodeError('zlib', `invalid compressed histogram: ${e instanceof Error ? e.message : String(e)}`);
+    if (!(e instanceof InflateError)) throw e;
+    throw new HdrDecodeError('zlib', `invalid compressed histogram: ${e.message}`);
   }
 }
 
@@ -321,10 +301,16 @@ function decodeUncompressed(buf: Uint8Array, inflated: boolean): DecodedHistogra
     throw new HdrDecodeError('header', `invalid histogram header: ${e instanceof Error ? e.message : String(e)}`);
   }
   const wordSize = base === V2_COOKIE ? LEB128_WORD : fixedWordSize(cookie);
-  const histogram =
-    wordSize === LEB128_WORD
-      ? readLeb128Counts(buf, payloadStart, payloadEnd, layout, countsLength, highest)
-      : readFixedCounts(buf, payloadStart, payloadEnd, wordSize, layout, countsLength, highest);
+  let histogram: SparseHistogram;
+  if (wordSize === LEB128_WORD) histogram = readLeb128Counts(buf, payloadStart, payloadEnd, layout, countsLength, highest);
+  else if (inflated) {
+    const { ranges, count } = lastDirtyRanges();
+    histogram = readFixedCounts(buf, payloadStart, payloadEnd, wordSize, layout, countsLength, highest, ranges, count);
+  } else {
+    wholePayload[0] = payloadStart;
+    wholePayload[1] = payloadEnd;
+    histogram = readFixedCounts(buf, payloadStart, payloadEnd, wordSize, layout, countsLength, highest, wholePayload, 1);
+  }
   return { precision, highestTrackableValue: highest, integerToDoubleConversionRatio: ratio, histogram };
 }
 
@@ -348,6 +334,13 @@ function rangeError(index: number, layout: HdrLayout, countsLength: number, high
       );
 }
 
+/** The whole payload, for data that was not inflated (any of its bytes may be non-zero). */
+const wholePayload = new Int32Array(2);
+
+/**
+ * Reads fixed-width counts, visiting only the words that overlap `ranges` ([start, end) byte
+ * offsets into `buf`, increasing, `rangeCount` of them): outside them every byte is zero.
+ */
 function readFixedCounts(
   buf: Uint8Array,
   start: number,
@@ -356,6 +349,8 @@ function readFixedCounts(
   layout: HdrLayout,
   countsLength: number,
   highest: number,
+  ranges: Int32Array,
+  rangeCount: number,
 ): SparseHistogram {
   if (wordSize !== 2 && wordSize !== 4 && wordSize !== 8) {
     throw new HdrDecodeError('header', `word size must be 2, 4 or 8 bytes (cookie says ${wordSize})`);
@@ -373,24 +368,32 @@ function readFixedCounts(
   const view = new DataView(buf.buffer, buf.byteOffset + start, bytes);
   let n = 0;
   let total = 0;
-  for (let index = 0, p = 0; index < words; index++, p += wordSize) {
-    let count: number;
-    if (wordSize === 8) {
-      const hi = view.getInt32(p);
-      const lo = view.getUint32(p + 4);
-      if (hi === 0 && lo === 0) continue;
-      if (hi < 0) throw new HdrDecodeError('payload', `negative count at index ${index}`);
-      if (hi >= 0x200000) throw new HdrDecodeError('payload', `count at index ${index} exceeds 2^53`);
-      count = hi * 4294967296 + lo;
-    } else {
-      count = wordSize === 4 ? view.getInt32(p) : view.getInt16(p);
-      if (count === 0) continue;
-      if (count < 0) throw new HdrDecodeError('payload', `negative count at index ${index}`);
+  const shift = wordSize === 8 ? 3 : wordSize === 4 ? 2 : 1;
+  let next = 0;
+  for (let r = 0; r < rangeCount; r++) {
+    // Words overlapping the range (>> rounds towards -Infinity, also for bytes of the header).
+    const first = Math.max(next, (ranges[2 * r]! - start) >> shift);
+    const last = Math.min(words, (ranges[2 * r + 1]! - start + wordSize - 1) >> shift);
+    for (let index = first, p = first * wordSize; index < last; index++, p += wordSize) {
+      let count: number;
+      if (wordSize === 8) {
+        const hi = view.getInt32(p);
+        const lo = view.getUint32(p + 4);
+        if (hi === 0 && lo === 0) continue;
+        if (hi < 0) throw new HdrDecodeError('payload', `negative count at index ${index}`);
+        if (hi >= 0x200000) throw new HdrDecodeError('payload', `count at index ${index} exceeds 2^53`);
+        count = hi * 4294967296 + lo;
+      } else {
+        count = wordSize === 4 ? view.getInt32(p) : view.getInt16(p);
+        if (count === 0) continue;
+        if (count < 0) throw new HdrDecodeError('payload', `negative count at index ${index}`);
+      }
+      if (index >= limit) throw rangeError(index, layout, countsLength, highest);
+      indices[n] = index;
+      counts[n++] = count;
+      total += count;
     }
-    if (index >= limit) throw rangeError(index, layout, countsLength, highest);
-    indices[n] = index;
-    counts[n++] = count;
-    total += count;
+    if (last > next) next = last;
   }
   if (total > MAX_EXACT) throw new HdrDecodeError('payload', 'total count exceeds 2^53');
   return buildSparse(layout, n, total);
@@ -456,9 +459,12 @@ function readLeb128Counts(
 
 /** Turns the first `n` scratch (index, count) pairs into a SparseHistogram. */
 function buildSparse(layout: HdrLayout, n: number, totalCount: number): SparseHistogram {
-  const lo = new Float64Array(n);
-  const width = new Float64Array(n);
-  const count = countScratch.slice(0, n);
+  // One backing store for the three arrays: allocating typed-array memory costs more than filling it.
+  const buffer = new ArrayBuffer(24 * n);
+  const lo = new Float64Array(buffer, 0, n);
+  const width = new Float64Array(buffer, 8 * n, n);
+  const count = new Float64Array(buffer, 16 * n, n);
+  count.set(countScratch.subarray(0, n));
   const halfMagnitude = layout.subBucketHalfCountMagnitude;
   const halfCount = layout.subBucketHalfCount;
   const unitMagnitude = layout.unitMagnitude;
