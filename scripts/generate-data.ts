@@ -1,15 +1,17 @@
 /**
  * Synthetic benchmark output in the formats real producers write, for benchmarks and scale tests:
  * YCSB raw CSV (`measurementtype=raw`) with N rows, and HdrHistogram interval logs for C clients ×
- * O operations × S seconds (V2 compressed encoding, as HdrHistogram 2.2.2's HistogramLogWriter
- * writes them). Deterministic (seeded) so runs compare.
+ * O operations × S seconds, in the V1 compressed encoding YCSB 0.17 writes (`HISTgg…`, HdrHistogram
+ * 2.1.4: fixed 8-byte counts up to the maximum's bucket, zlib level 9) or the V2 one HdrHistogram
+ * 2.2.2's HistogramLogWriter writes (`HISTF…`). Deterministic (seeded) so runs compare.
  *
  *   npx tsx scripts/generate-data.ts raw <rows> <out.csv>
- *   npx tsx scripts/generate-data.ts hdr <clients> <ops> <seconds> <out-dir>
+ *   npx tsx scripts/generate-data.ts hdr <clients> <ops> <seconds> <out-dir> [v1|v2]
  */
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { encodeHistogramV2Compressed } from '../src/model/hdr-codec.ts';
+import { zlibSync } from 'fflate';
+import { encodeHistogramV2Compressed, type DecodedHistogram } from '../src/model/hdr-codec.ts';
 import { HdrLayout } from '../src/model/hdr-layout.ts';
 import type { HdrPrecision } from '../src/model/types.ts';
 
@@ -65,8 +67,40 @@ export async function writeRawCsv(rows: number, file: string, opsPerS = 90_000):
   return bytes;
 }
 
-/** Writes C × O interval logs of S one-second intervals; returns the number of interval histograms. */
-export function writeHdrLogs(clients: number, ops: readonly string[], seconds: number, dir: string, opsPerSecond = 1000): number {
+export type HdrEncoding = 'v1' | 'v2';
+
+/**
+ * HdrHistogram 2.1.4's encodeIntoCompressedByteBuffer, as YCSB 0.17 calls it: a V1 header (cookie
+ * 0x1c849381: V1, 8-byte words), one big-endian count per bucket from index 0 to the maximum's,
+ * deflated at level 9 behind the compressed cookie 0x1c849382.
+ */
+export function encodeHistogramV1Compressed(decoded: DecodedHistogram, layout: HdrLayout): string {
+  const { lo, count } = decoded.histogram;
+  const words = lo.length > 0 ? layout.countsArrayIndex(lo[lo.length - 1]!) + 1 : 1;
+  const inner = new Uint8Array(40 + 8 * words);
+  const view = new DataView(inner.buffer);
+  view.setInt32(0, 0x1c849381);
+  view.setInt32(4, 8 * words);
+  view.setInt32(8, 0);
+  view.setInt32(12, decoded.precision.significantDigits);
+  view.setBigInt64(16, BigInt(decoded.precision.lowestDiscernibleValue));
+  view.setBigInt64(24, BigInt(decoded.highestTrackableValue));
+  view.setFloat64(32, decoded.integerToDoubleConversionRatio);
+  for (let j = 0; j < lo.length; j++) view.setBigInt64(40 + 8 * layout.countsArrayIndex(lo[j]!), BigInt(count[j]!));
+  const zlib = zlibSync(inner, { level: 9 });
+  const out = new Uint8Array(8 + zlib.length);
+  const outView = new DataView(out.buffer);
+  outView.setInt32(0, 0x1c849382);
+  outView.setInt32(4, zlib.length);
+  out.set(zlib, 8);
+  return Buffer.from(out).toString('base64');
+}
+
+/**
+ * Writes C × O interval logs of S one-second intervals; returns the number of interval histograms.
+ * V1 logs carry YCSB's header (log format 1.1), V2 logs HdrHistogram 2.2.2's (1.3).
+ */
+export function writeHdrLogs(clients: number, ops: readonly string[], seconds: number, dir: string, opsPerSecond = 1000, encoding: HdrEncoding = 'v1'): number {
   mkdirSync(dir, { recursive: true });
   const precision: HdrPrecision = { significantDigits: 3, lowestDiscernibleValue: 1 };
   const layout = new HdrLayout(precision);
@@ -77,7 +111,7 @@ export function writeHdrLogs(clients: number, ops: readonly string[], seconds: n
       const startS = START_MS / 1000 + c * 0.013;
       const lines = [
         `#[Logging for: ${op}]`,
-        '#[Histogram log format version 1.3]',
+        `#[Histogram log format version ${encoding === 'v1' ? '1.1' : '1.3'}]`,
         `#[StartTime: ${startS.toFixed(3)} (seconds since epoch), generated]`,
         '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"',
       ];
@@ -97,7 +131,10 @@ export function writeHdrLogs(clients: number, ops: readonly string[], seconds: n
           count: Float64Array.from(los, (lo) => counts.get(lo) ?? 0),
           totalCount: opsPerSecond,
         };
-        const blob = encodeHistogramV2Compressed({ precision, highestTrackableValue: 2 * layout.highestEquivalentValue(max), integerToDoubleConversionRatio: 1, histogram });
+        // V1: YCSB's auto-resizing histogram declares the power of two above its maximum, less one.
+        const highest = encoding === 'v1' ? 2 ** Math.ceil(Math.log2(layout.highestEquivalentValue(max) + 1)) - 1 : 2 * layout.highestEquivalentValue(max);
+        const decoded = { precision, highestTrackableValue: Math.max(highest, 2 * precision.lowestDiscernibleValue), integerToDoubleConversionRatio: 1, histogram };
+        const blob = encoding === 'v1' ? encodeHistogramV1Compressed(decoded, layout) : encodeHistogramV2Compressed(decoded);
         lines.push(`${s}.000,1.000,${(layout.highestEquivalentValue(max) / 1e6).toFixed(3)},${blob}`);
         histograms++;
       }
@@ -112,12 +149,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (kind === 'raw' && args.length === 2) {
     const bytes = await writeRawCsv(Number(args[0]), args[1] as string);
     console.log(`${args[1]}: ${args[0]} rows, ${(bytes / 1e6).toFixed(1)} MB`);
-  } else if (kind === 'hdr' && args.length === 4) {
+  } else if (kind === 'hdr' && (args.length === 4 || (args.length === 5 && (args[4] === 'v1' || args[4] === 'v2')))) {
     const ops = ['READ', 'UPDATE', 'INSERT', 'SCAN'].slice(0, Number(args[1]));
-    const n = writeHdrLogs(Number(args[0]), ops, Number(args[2]), args[3] as string);
+    const n = writeHdrLogs(Number(args[0]), ops, Number(args[2]), args[3] as string, 1000, (args[4] ?? 'v1') as HdrEncoding);
     console.log(`${args[3]}: ${n} interval histograms`);
   } else {
-    console.error('usage: generate-data.ts raw <rows> <out.csv> | hdr <clients> <ops> <seconds> <out-dir>');
+    console.error('usage: generate-data.ts raw <rows> <out.csv> | hdr <clients> <ops> <seconds> <out-dir> [v1|v2]');
     process.exit(2);
   }
 }
