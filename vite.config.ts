@@ -102,6 +102,11 @@ export default defineConfig({
     alias: { 'duckdb-browser-blocking': path.resolve(import.meta.dirname, 'node_modules/@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs') },
   },
   worker: { format: 'es' },
-  build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 2000,
+    // bench.html (npm run bench's page) is built only for the benchmark, never shipped.
+    ...(process.env.BENCHLENS_BENCH ? { rolldownOptions: { input: { index: path.resolve(import.meta.dirname, 'index.html'), bench: path.resolve(import.meta.dirname, 'bench.html') } } } : {}),
+  },
   optimizeDeps: { exclude: ['@duckdb/duckdb-wasm'] },
 });

@@ -1,86 +1,383 @@
 /**
- * Benchmark of the core under Node (same parsers, same DuckDB-WASM build and SQL as the browser):
- * raw CSV ingest (rows/s, MB/s), HdrHistogram interval logs (histograms decoded and loaded per
- * second), merged percentiles over everything, and a re-query over a new time window.
+ * Browser benchmark: the built app's engine worker and chart in headless Chromium (Debian's
+ * /usr/bin/chromium through Playwright; never a downloaded browser), on data generated here:
+ * raw CSV ingest (rows/s, MB/s), HdrHistogram interval logs in YCSB 0.17's V1 encoding
+ * (histograms decoded per second), merged p99 over everything, a re-query over another time
+ * window, time to first chart and peak memory. The same CSV load and p99 query run in native
+ * DuckDB (python duckdb, the duckdb CLI, or @duckdb/node-api, the first available) for a
+ * browser ÷ native ratio.
  *
- *   npm run bench [-- --json] [--rows N] [--histograms N]
+ *   npm run bench [-- --json] [--rows N[,N…]] [--histograms N] [--port P]
+ *
+ * Peak memory is the Chromium renderer's peak resident set (Linux VmHWM, reset before each phase;
+ * renderer pids from CDP SystemInfo.getProcessInfo): the page, the engine worker and DuckDB's
+ * WebAssembly memory live in that process.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadPaths } from '../src/cli/load-paths.ts';
-import { analyseLoaded } from '../src/engine/analyse.ts';
-import { openNodeDb } from '../src/engine/node-db.ts';
-import { summarizeRuns } from '../src/engine/summary.ts';
-import { Store } from '../src/engine/store.ts';
-import { groupIntoRuns } from '../src/model/grouping.ts';
+import { chromium, type Browser } from 'playwright-core';
+import type { BenchResult } from '../src/bench/main.tsx';
 import { writeHdrLogs, writeRawCsv } from './generate-data.ts';
 
-function arg(name: string, fallback: number): number {
+const CHROMIUM = '/usr/bin/chromium';
+/** As playwright.config.ts: the network is closed, so no background connections. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  // measureUserAgentSpecificMemory answers at once instead of at the next GC (up to 20 s later).
+  '--enable-blink-features=ForceEagerMeasureMemory',
+];
+const HDR_CLIENTS = 12;
+const HDR_OPS = ['READ', 'UPDATE', 'INSERT', 'SCAN'];
+/** Values per interval histogram: YCSB's 1-s intervals at ~1,000 ops/s per client and operation. */
+const HDR_VALUES_PER_S = 1000;
+
+function usage(message: string): never {
+  console.error(`${message}\nusage: npm run bench -- [--json] [--rows N[,N…]] [--histograms N] [--port P]`);
+  process.exit(2);
+}
+
+function option(name: string): string | null {
   const i = process.argv.indexOf(name);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
-  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} needs a positive number`);
+  if (i < 0) return null;
+  const v = process.argv[i + 1];
+  if (v === undefined) usage(`${name} needs a value`);
+  return v;
+}
+
+function positive(name: string, text: string): number {
+  const v = Number(text);
+  if (!Number.isSafeInteger(v) || v <= 0) usage(`${name} needs positive integers, not "${text}"`);
   return v;
 }
 
 const json = process.argv.includes('--json');
-const rows = arg('--rows', 1_000_000);
-const histograms = arg('--histograms', 12_000);
-const work = mkdtempSync(path.join(tmpdir(), 'benchlens-bench-'));
-const log = (s: string) => !json && console.log(s);
+const rowSizes = (option('--rows') ?? '1000000,5000000,20000000').split(',').map((t) => positive('--rows', t));
+const histograms = positive('--histograms', option('--histograms') ?? '170000');
+const port = positive('--port', option('--port') ?? '4195');
+const log = (s: string): void => {
+  if (json) console.error(s);
+  else console.log(s);
+};
 
-try {
-  const csv = path.join(work, 'raw', 'run', 'client1-raw.csv');
-  await import('node:fs').then((fs) => fs.mkdirSync(path.dirname(csv), { recursive: true }));
-  await writeRawCsv(rows, csv);
-  const mb = statSync(csv).size / 1e6;
+// ---- Native DuckDB reference -----------------------------------------------------------------
 
-  let t0 = performance.now();
-  const rawLoaded = await loadPaths([path.dirname(csv)]);
-  const rawParseS = (performance.now() - t0) / 1000;
-  const rawDb = await openNodeDb();
-  t0 = performance.now();
-  const rawStore = new Store(rawDb);
-  rawStore.addRuns(groupIntoRuns(rawLoaded.files));
-  const rawInsertS = (performance.now() - t0) / 1000;
-  t0 = performance.now();
-  summarizeRuns(rawStore);
-  const rawQueryMs = performance.now() - t0;
-  const rawSeconds = rawParseS + rawInsertS;
+const COLUMNS = "columns={'op': 'VARCHAR', 'ts': 'BIGINT', 'latency': 'BIGINT'}";
+/** YCSB's per-block header lines do not parse as rows of these columns; they are skipped. */
+const loadSql = (file: string): string => `CREATE TABLE t AS SELECT * FROM read_csv('${file.replace(/'/g, "''")}', ${COLUMNS}, header=false, ignore_errors=true)`;
+/** Nearest-rank p99 per operation from counts, as the app computes it. */
+const P99_SQL = `WITH c AS (SELECT op, latency, count(*) AS n FROM t GROUP BY op, latency),
+r AS (SELECT op, latency, sum(n) OVER (PARTITION BY op ORDER BY latency) AS cum, sum(n) OVER (PARTITION BY op) AS total FROM c)
+SELECT op, min(latency)::BIGINT AS p99 FROM r WHERE cum >= ceil(total * 0.99) GROUP BY op ORDER BY op`;
 
-  const clients = 12;
-  const ops = ['READ', 'UPDATE', 'INSERT', 'SCAN'];
-  const seconds = Math.max(1, Math.round(histograms / (clients * ops.length)));
-  const hdrDir = path.join(work, 'hdr', 'run');
-  const written = writeHdrLogs(clients, ops, seconds, hdrDir, 200);
-  t0 = performance.now();
-  const hdrLoaded = await loadPaths([hdrDir]);
-  const hdrParseS = (performance.now() - t0) / 1000;
-  const hdrDb = await openNodeDb();
-  t0 = performance.now();
-  const analysis = analyseLoaded(hdrDb, hdrLoaded);
-  const hdrAnalyseS = (performance.now() - t0) / 1000;
-  const run = analysis.runs[0];
-  const store = new Store(await openNodeDb());
-  store.addRuns(groupIntoRuns(hdrLoaded.files));
-  const half = run?.durationS ? run.durationS / 2 : null;
-  t0 = performance.now();
-  summarizeRuns(store, { window: { fromS: half, toS: null } });
-  const requeryMs = performance.now() - t0;
+interface NativeRun {
+  loadSeconds: number | null;
+  querySeconds: number | null;
+  seconds: number;
+  p99: Record<string, number>;
+}
 
-  const result = {
-    machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
-    rawCsv: { rows, mb, seconds: rawSeconds, parseSeconds: rawParseS, insertSeconds: rawInsertS, rowsPerS: rows / rawSeconds, mbPerS: mb / rawSeconds, mergedPercentilesMs: rawQueryMs },
-    hdr: { histograms: written, seconds: hdrParseS, histogramsPerS: written / hdrParseS, loadAndAnalyseSeconds: hdrAnalyseS },
-    requery: { ms: requeryMs },
-  };
-  if (json) console.log(JSON.stringify(result, null, 2));
-  else {
-    log(`Node ${process.version}, DuckDB-WASM (same build as the browser), ${result.machine.cpus} cores`);
-    log(`raw CSV   ${rows.toLocaleString('en-US')} rows (${mb.toFixed(0)} MB): parse ${rawParseS.toFixed(2)} s + load ${rawInsertS.toFixed(2)} s = ${(rows / rawSeconds).toFixed(0)} rows/s, ${(mb / rawSeconds).toFixed(1)} MB/s; merged percentiles ${rawQueryMs.toFixed(0)} ms`);
-    log(`hdr logs  ${written.toLocaleString('en-US')} interval histograms: read+decoded ${hdrParseS.toFixed(2)} s = ${(written / hdrParseS).toFixed(0)} histograms/s; load + full analysis ${hdrAnalyseS.toFixed(2)} s`);
-    log(`re-query  merged percentiles over a new time window: ${requeryMs.toFixed(0)} ms`);
+interface Native {
+  engine: string;
+  run(file: string): Promise<NativeRun>;
+}
+
+const PYTHON_SCRIPT = `
+import duckdb, json, sys, time
+con = duckdb.connect()
+t = time.perf_counter(); con.execute(sys.argv[1]); load = time.perf_counter() - t
+t = time.perf_counter(); rows = con.execute(sys.argv[2]).fetchall(); query = time.perf_counter() - t
+print(json.dumps({"engine": "python duckdb " + duckdb.__version__, "load": load, "query": query, "p99": {op: int(v) for op, v in rows}}))
+`;
+
+async function findNative(): Promise<Native | null> {
+  if (spawnSync('python3', ['-c', 'import duckdb'], { stdio: 'ignore' }).status === 0) {
+    const version = spawnSync('python3', ['-c', 'import duckdb; print(duckdb.__version__)'], { encoding: 'utf8' }).stdout.trim();
+    return {
+      engine: `python duckdb ${version}`,
+      async run(file) {
+        const r = spawnSync('python3', ['-c', PYTHON_SCRIPT, loadSql(file), P99_SQL], { encoding: 'utf8', maxBuffer: 1 << 24 });
+        if (r.status !== 0) throw new Error(`python duckdb failed: ${r.stderr}`);
+        const out = JSON.parse(r.stdout) as { load: number; query: number; p99: Record<string, number> };
+        return { loadSeconds: out.load, querySeconds: out.query, seconds: out.load + out.query, p99: out.p99 };
+      },
+    };
   }
+  const cli = spawnSync('duckdb', ['--version'], { encoding: 'utf8' });
+  if (cli.status === 0) {
+    return {
+      engine: `duckdb CLI ${cli.stdout.trim()}`,
+      async run(file) {
+        // One process for load and query: its wall time (start-up included, ~10 ms) is the figure.
+        const t0 = performance.now();
+        const r = spawnSync('duckdb', ['-json', ':memory:', '-c', `${loadSql(file)}; ${P99_SQL};`], { encoding: 'utf8', maxBuffer: 1 << 24 });
+        const seconds = (performance.now() - t0) / 1000;
+        if (r.status !== 0) throw new Error(`duckdb CLI failed: ${r.stderr}`);
+        const rows = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))) as { op: string; p99: number }[];
+        return { loadSeconds: null, querySeconds: null, seconds, p99: Object.fromEntries(rows.map((x) => [x.op, Number(x.p99)])) };
+      },
+    };
+  }
+  try {
+    const { DuckDBInstance, version } = await import('@duckdb/node-api');
+    return {
+      engine: `@duckdb/node-api (DuckDB ${version()})`,
+      async run(file) {
+        const instance = await DuckDBInstance.create(':memory:');
+        const con = await instance.connect();
+        try {
+          let t = performance.now();
+          await con.run(loadSql(file));
+          const loadSeconds = (performance.now() - t) / 1000;
+          t = performance.now();
+          const rows = (await con.runAndReadAll(P99_SQL)).getRows();
+          const querySeconds = (performance.now() - t) / 1000;
+          return { loadSeconds, querySeconds, seconds: loadSeconds + querySeconds, p99: Object.fromEntries(rows.map(([op, v]) => [String(op), Number(v)])) };
+        } finally {
+          con.closeSync();
+          instance.closeSync();
+        }
+      },
+    };
+  } catch {
+    return null;
+  }
+}
+
+// ---- The app in Chromium -----------------------------------------------------------------------
+
+interface BrowserRun {
+  result: BenchResult;
+  startupMs: number;
+  peakMemoryMB: number | null;
+  /** performance.measureUserAgentSpecificMemory at the end of the phase (current, not peak). */
+  pageMemoryMB: number | null;
+  /** Decode alone, on the page's main thread (same V8 as the worker): histograms and ms. */
+  decodeOnly: { histograms: number; ms: number } | null;
+}
+
+function vmHwmMB(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function rendererPids(browser: Browser): Promise<number[]> {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
+  await cdp.detach();
+  return processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+}
+
+async function inBrowser(baseUrl: string, files: string[], decodeOnly: boolean): Promise<BrowserRun & { chromium: string }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(`${baseUrl}/bench.html`);
+    await page.waitForFunction(() => window.benchReady !== undefined || window.benchError !== undefined, null, { timeout: 60_000 });
+    const startupMs = await page.evaluate(() => {
+      if (window.benchError) throw new Error(window.benchError);
+      return window.benchReady ?? 0;
+    });
+    const pids = await rendererPids(browser);
+    // Peak RSS from here on: writing 5 to clear_refs resets VmHWM (Linux ≥ 4.0).
+    for (const pid of pids) {
+      try {
+        writeFileSync(`/proc/${pid}/clear_refs`, '5');
+      } catch {
+        /* not ours to reset: the peak then includes start-up */
+      }
+    }
+    await page.setInputFiles('input[type=file]', files);
+    await page.waitForFunction(() => window.benchResult !== undefined || window.benchError !== undefined, null, { timeout: 0, polling: 250 });
+    const result = await page.evaluate(() => {
+      if (window.benchError) throw new Error(window.benchError);
+      return window.benchResult as BenchResult;
+    });
+    const peaks = pids.map(vmHwmMB).filter((v): v is number => v !== null);
+    const pageMemoryMB = await page.evaluate(async () => {
+      const measure = (performance as unknown as { measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }> }).measureUserAgentSpecificMemory;
+      if (!crossOriginIsolated || !measure) return null;
+      return (await measure.call(performance)).bytes / 2 ** 20;
+    });
+    const decoded = decodeOnly ? await page.evaluate(() => window.benchDecode?.() ?? null) : null;
+    if (pageErrors.length) throw new Error(`page errors: ${pageErrors.join('; ')}`);
+    return { result, startupMs, peakMemoryMB: peaks.length ? Math.max(...peaks) : null, pageMemoryMB, decodeOnly: decoded, chromium: browser.version() };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function serve(dist: string): Promise<{ url: string; stop: () => void }> {
+  const server = spawn('npx', ['vite', 'preview', '--outDir', dist, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  const stop = (): void => {
+    try {
+      if (server.pid) process.kill(-server.pid);
+    } catch {
+      /* already gone */
+    }
+  };
+  process.on('exit', stop);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/bench.html`)).ok) return { url, stop };
+    } catch {
+      /* not up yet */
+    }
+    if (server.exitCode !== null || Date.now() > deadline) {
+      stop();
+      throw new Error(`vite preview did not start on port ${port} (in use? choose another with --port)`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// ---- The run ---------------------------------------------------------------------------------
+
+const round = (v: number, digits = 3): number => Number(v.toFixed(digits));
+
+const work = mkdtempSync(path.join(tmpdir(), 'benchlens-bench-'));
+let stopServer = (): void => {};
+try {
+  const dist = path.join(work, 'dist');
+  const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', dist, '--emptyOutDir'], {
+    stdio: ['ignore', 2, 2],
+    env: { ...process.env, BENCHLENS_BENCH: '1' },
+  });
+  if (build.status !== 0) throw new Error('vite build failed');
+  const server = await serve(dist);
+  stopServer = server.stop;
+  const native = await findNative();
+  let chromiumVersion = '';
+
+  const rawRuns = [];
+  for (const rows of rowSizes) {
+    const dir = path.join(work, 'raw');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'client1-raw.csv');
+    await writeRawCsv(rows, file);
+    const mb = statSync(file).size / 1e6;
+    const b = await inBrowser(server.url, [file], false);
+    chromiumVersion = b.chromium;
+    const seconds = b.result.loadedMs / 1000;
+    const n = native ? await native.run(file) : null;
+    rmSync(dir, { recursive: true, force: true });
+    const p99Match = n ? Object.entries(n.p99).every(([op, v]) => b.result.p99[op] === v) : null;
+    rawRuns.push({
+      rows,
+      mb: round(mb, 1),
+      seconds: round(seconds),
+      rowsPerS: Math.round(rows / seconds),
+      mbPerS: round(mb / seconds, 1),
+      parseSeconds: round(b.result.parsedMs / 1000),
+      mergedP99Ms: round(b.result.mergedMs, 1),
+      requeryMs: round(b.result.requeryMs, 1),
+      firstChartMs: round(b.result.firstChartMs, 1),
+      peakMemoryMB: b.peakMemoryMB === null ? null : Math.round(b.peakMemoryMB),
+      nativeSeconds: n ? round(n.seconds) : null,
+      nativeLoadSeconds: n?.loadSeconds != null ? round(n.loadSeconds) : null,
+      nativeQuerySeconds: n?.querySeconds != null ? round(n.querySeconds) : null,
+      nativeRatio: n ? round(seconds / n.seconds, 2) : null,
+      p99: b.result.p99,
+      nativeP99: n?.p99 ?? null,
+      p99Match,
+    });
+    log(`raw CSV ${rows.toLocaleString('en-US')} rows: ${seconds.toFixed(2)} s in the browser${n ? `, ${n.seconds.toFixed(2)} s native` : ''}`);
+  }
+
+  const hdrDir = path.join(work, 'hdr', 'run');
+  const seconds = Math.max(1, Math.round(histograms / (HDR_CLIENTS * HDR_OPS.length)));
+  const written = writeHdrLogs(HDR_CLIENTS, HDR_OPS, seconds, hdrDir, HDR_VALUES_PER_S, 'v1');
+  const hdrFiles = HDR_OPS.flatMap((op) => Array.from({ length: HDR_CLIENTS }, (_, c) => path.join(hdrDir, `client${c + 1}-${op}.hdr`)));
+  const hdrMb = hdrFiles.reduce((sum, f) => sum + statSync(f).size, 0) / 1e6;
+  const h = await inBrowser(server.url, hdrFiles, true);
+  chromiumVersion = h.chromium;
+  rmSync(path.join(work, 'hdr'), { recursive: true, force: true });
+  log(`HdrHistogram logs: ${written.toLocaleString('en-US')} histograms decoded in ${(h.result.parsedMs / 1000).toFixed(2)} s`);
+
+  const peaks = [...rawRuns.map((r) => r.peakMemoryMB), h.peakMemoryMB].filter((v): v is number => v !== null);
+  const largest = rawRuns[rawRuns.length - 1]!;
+  const doc = {
+    machine: { cpus: cpus().length, node: process.version, chromium: chromiumVersion, native: native?.engine ?? null },
+    rawCsv: largest,
+    rawCsvRuns: rawRuns,
+    hdr: {
+      encoding: 'V1 (HISTgg, YCSB 0.17)',
+      clients: HDR_CLIENTS,
+      ops: HDR_OPS.length,
+      intervalSeconds: seconds,
+      mb: round(hdrMb, 1),
+      histograms: written,
+      seconds: round(h.result.parsedMs / 1000),
+      histogramsPerS: Math.round(written / (h.result.parsedMs / 1000)),
+      loadSeconds: round(h.result.loadedMs / 1000),
+      decodeOnly: h.decodeOnly ? { histograms: h.decodeOnly.histograms, seconds: round(h.decodeOnly.ms / 1000), histogramsPerS: Math.round(h.decodeOnly.histograms / (h.decodeOnly.ms / 1000)) } : null,
+      peakMemoryMB: h.peakMemoryMB === null ? null : Math.round(h.peakMemoryMB),
+    },
+    mergedP99: { ms: round(h.result.mergedMs, 1) },
+    requery: { ms: round(h.result.requeryMs, 1) },
+    firstChart: { ms: round(h.result.firstChartMs, 1), afterLoadMs: round(h.result.chartMs, 1) },
+    engineStartupMs: round(h.startupMs, 1),
+    peakMemoryMB: peaks.length ? Math.max(...peaks) : null,
+    pageMemoryMB: h.pageMemoryMB === null ? null : Math.round(h.pageMemoryMB),
+    memorySource: 'Chromium renderer peak RSS: /proc/<pid>/status VmHWM, reset per phase, pids from CDP SystemInfo.getProcessInfo',
+  };
+
+  if (json) console.log(JSON.stringify(doc, null, 2));
+  else printTable(doc);
 } finally {
+  stopServer();
   rmSync(work, { recursive: true, force: true });
+}
+
+function printTable(doc: {
+  machine: { cpus: number; chromium: string; native: string | null };
+  rawCsvRuns: { rows: number; mb: number; seconds: number; rowsPerS: number; mbPerS: number; nativeSeconds: number | null; nativeRatio: number | null; mergedP99Ms: number; requeryMs: number; firstChartMs: number; peakMemoryMB: number | null; p99Match: boolean | null }[];
+  hdr: { histograms: number; seconds: number; histogramsPerS: number; loadSeconds: number; decodeOnly: { histogramsPerS: number } | null; peakMemoryMB: number | null; intervalSeconds: number };
+  mergedP99: { ms: number };
+  requery: { ms: number };
+  firstChart: { ms: number; afterLoadMs: number };
+  peakMemoryMB: number | null;
+}): void {
+  const n = (v: number | null, digits = 0): string => (v === null ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+  const pad = (cells: string[], widths: number[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(`\nbenchlens in headless Chromium ${doc.machine.chromium} (${CHROMIUM}), ${doc.machine.cpus} cores; native reference: ${doc.machine.native ?? 'none found'}\n`);
+  const widths = [12, 7, 9, 11, 7, 9, 8, 9, 9, 10, 8, 5];
+  console.log(pad(['raw CSV rows', 'MB', 'browser s', 'rows/s', 'MB/s', 'native s', 'ratio', 'p99 ms', 'requery', 'chart ms', 'peak MB', 'p99='], widths));
+  for (const r of doc.rawCsvRuns) {
+    console.log(
+      pad(
+        [n(r.rows), n(r.mb), n(r.seconds, 2), n(r.rowsPerS), n(r.mbPerS, 1), n(r.nativeSeconds, 2), r.nativeRatio === null ? '–' : `${n(r.nativeRatio, 1)}×`, n(r.mergedP99Ms), n(r.requeryMs), n(r.firstChartMs), n(r.peakMemoryMB), r.p99Match === null ? '–' : r.p99Match ? 'yes' : 'NO'],
+        widths,
+      ),
+    );
+  }
+  const h = doc.hdr;
+  console.log(`\nHdrHistogram logs, V1 (YCSB 0.17), ${HDR_CLIENTS} clients × ${HDR_OPS.length} ops × ${n(h.intervalSeconds)} s: ${n(h.histograms)} interval histograms`);
+  console.log(`  read + decoded            ${n(h.seconds, 2)} s = ${n(h.histogramsPerS)} histograms/s (decode alone: ${h.decodeOnly ? `${n(h.decodeOnly.histogramsPerS)} histograms/s` : '–'})`);
+  console.log(`  loaded + analysed         ${n(h.loadSeconds, 2)} s`);
+  console.log(`  merged p99, everything    ${n(doc.mergedP99.ms)} ms`);
+  console.log(`  re-query, other window    ${n(doc.requery.ms)} ms`);
+  console.log(`  first chart               ${n(doc.firstChart.ms)} ms from files handed over (${n(doc.firstChart.afterLoadMs)} ms after load)`);
+  console.log(`  peak memory               ${n(h.peakMemoryMB)} MB`);
+  console.log(`\npeak memory over all phases: ${n(doc.peakMemoryMB)} MB (Chromium renderer peak RSS, VmHWM)`);
+  console.log('ratio = browser ÷ native, load + p99 query; p99= : browser p99 equals native p99 for every operation');
 }

@@ -1,0 +1,143 @@
+/**
+ * The browser benchmark's page (bench.html, built only for `npm run bench`): the app's own engine
+ * worker and chart component, driven by scripts/bench.ts through Playwright. Files arrive as real
+ * File objects on the input; every figure is timed here, in the page, and left on `window` for
+ * the script to collect.
+ */
+import { useEffect, useLayoutEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ThroughputOverTimeChart } from '../charts/ThroughputOverTime.tsx';
+import type { Analysis } from '../engine/analyse.ts';
+import { EngineClient } from '../engine/client.ts';
+import { decodeHistogram } from '../model/hdr-codec.ts';
+import type { ChartResult } from '../engine/chart-queries.ts';
+import { DEFAULT_STATE } from '../state/view-state.ts';
+import { MAX_POINTS } from '../views/ChartArea.tsx';
+import { buildRunViews } from '../views/run-views.ts';
+import '../styles.css';
+
+export interface BenchResult {
+  files: number;
+  bytes: number;
+  /** Files handed over → the engine's last per-file `done` progress event (read + parse + decode). */
+  parsedMs: number;
+  /** Files handed over → the load's result: every file in DuckDB and every run's merged figures. */
+  loadedMs: number;
+  /** Merged percentiles (p99 …) of every run and operation over all the data, queried again. */
+  mergedMs: number;
+  /** Merged percentiles over the second half of each run only. */
+  requeryMs: number;
+  /** Load finished → throughput chart drawn (its SQL, then React and Recharts). */
+  chartMs: number;
+  /** Files handed over → throughput chart drawn. */
+  firstChartMs: number;
+  /** Merged p99 of each operation of the first run, µs (checked against native DuckDB). */
+  p99: Record<string, number | null>;
+  errors: number;
+}
+
+declare global {
+  interface Window {
+    benchReady?: number;
+    benchResult?: BenchResult;
+    benchError?: string;
+    benchDecode?: () => Promise<{ histograms: number; ms: number }>;
+  }
+}
+
+/** Decode alone, without reading, parsing or loading: every histogram of the chosen interval logs. */
+window.benchDecode = async () => {
+  const blobs: string[] = [];
+  for (const file of document.querySelector<HTMLInputElement>('input[type=file]')?.files ?? []) {
+    for (const line of (await file.text()).split('\n')) if (/^\d/.test(line)) blobs.push(line.slice(line.lastIndexOf(',') + 1));
+  }
+  // A warm-up pass over a slice, so that the optimising compiler has seen the loops before timing.
+  for (const blob of blobs.slice(0, 2000)) decodeHistogram(blob);
+  const t0 = performance.now();
+  for (const blob of blobs) decodeHistogram(blob);
+  return { histograms: blobs.length, ms: performance.now() - t0 };
+};
+
+const client = new EngineClient();
+client.ready.then(
+  (startupMs) => (window.benchReady = startupMs),
+  (e: unknown) => (window.benchError = String(e)),
+);
+
+type ThroughputResult = Extract<ChartResult, { kind: 'throughput-over-time' }>;
+
+/** Calls `onDrawn` once the chart's SVG has been laid out and painted. */
+function Chart({ analysis, result, onDrawn }: { analysis: Analysis; result: ThroughputResult; onDrawn: () => void }) {
+  const views = buildRunViews(analysis, DEFAULT_STATE);
+  useLayoutEffect(() => {
+    let frame = 0;
+    const check = () => {
+      if (document.querySelector('.recharts-surface .recharts-area')) requestAnimationFrame(() => onDrawn());
+      else frame = requestAnimationFrame(check);
+    };
+    frame = requestAnimationFrame(check);
+    return () => cancelAnimationFrame(frame);
+  }, [onDrawn]);
+  return (
+    <div style={{ width: 1200 }}>
+      <ThroughputOverTimeChart result={result} views={views} events={[]} />
+    </div>
+  );
+}
+
+function Bench() {
+  const [chart, setChart] = useState<{ analysis: Analysis; result: ThroughputResult; onDrawn: () => void } | null>(null);
+  useEffect(() => {
+    const input = document.querySelector<HTMLInputElement>('input[type=file]');
+    if (!input) return;
+    input.onchange = () => {
+      const files = [...(input.files ?? [])];
+      setChart(null);
+      run(files, setChart).then(
+        (r) => (window.benchResult = r),
+        (e: unknown) => (window.benchError = e instanceof Error ? e.message : String(e)),
+      );
+    };
+  }, []);
+  return chart ? <Chart {...chart} /> : null;
+}
+
+async function run(files: File[], show: (c: { analysis: Analysis; result: ThroughputResult; onDrawn: () => void }) => void): Promise<BenchResult> {
+  await client.ready;
+  const t0 = performance.now();
+  let parsedAt = t0;
+  const inputs = files.map((file) => ({ path: `run/${file.name}`, file }));
+  const { result } = client.load(inputs, true, null, {}, (p) => {
+    if (p.done) parsedAt = performance.now();
+  });
+  const { analysis } = await result;
+  const loadedAt = performance.now();
+  const first = analysis.runs[0];
+  if (!first) throw new Error('the engine found no run in the files');
+
+  const chartResult = (await client.chart({ kind: 'throughput-over-time', runIds: [first.id], maxPoints: MAX_POINTS })) as ThroughputResult;
+  const drawnAt = await new Promise<number>((resolve) => show({ analysis, result: chartResult, onDrawn: () => resolve(performance.now()) }));
+
+  let t = performance.now();
+  const merged = await client.analyse(null);
+  const mergedMs = performance.now() - t;
+  t = performance.now();
+  await client.analyse({ fromS: (first.durationS ?? 0) / 2, toS: null });
+  const requeryMs = performance.now() - t;
+
+  return {
+    files: files.length,
+    bytes: files.reduce((sum, f) => sum + f.size, 0),
+    parsedMs: parsedAt - t0,
+    loadedMs: loadedAt - t0,
+    mergedMs,
+    requeryMs,
+    chartMs: drawnAt - loadedAt,
+    firstChartMs: drawnAt - t0,
+    p99: Object.fromEntries(Object.entries(merged.runs[0]?.ops ?? {}).map(([op, s]) => [op, s.p99])),
+    errors: analysis.errors.length,
+  };
+}
+
+const root = document.getElementById('root');
+if (root) createRoot(root).render(<Bench />);

@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+
+/** A port nobody listens on, so that the smoke run never meets a bench or preview already running. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('npx', ['tsx', 'scripts/bench.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v > 0;
+
+// Smoke only: tiny sizes, no timing assertions (the full-size run is `npm run bench`, not CI).
+describe.skipIf(!existsSync('/usr/bin/chromium'))('npm run bench -- --json (tiny sizes, in Chromium)', () => {
+  it('prints one document with every figure, the browser p99 equal to native DuckDB', { timeout: 240_000 }, async () => {
+    const port = await freePort();
+    const { status, stdout, stderr } = await run(['--json', '--rows', '20000', '--histograms', '500', '--port', String(port)]);
+    expect(status, stderr).toBe(0);
+    const doc = JSON.parse(stdout);
+    expect(doc.rawCsv.rows).toBe(20000);
+    for (const v of [doc.rawCsv.seconds, doc.rawCsv.rowsPerS, doc.rawCsv.mbPerS, doc.hdr.histograms, doc.hdr.seconds, doc.hdr.histogramsPerS, doc.requery.ms, doc.firstChart.ms, doc.peakMemoryMB]) {
+      expect(positive(v), JSON.stringify(doc)).toBe(true);
+    }
+    expect(doc.hdr.histograms).toBeGreaterThanOrEqual(480);
+    expect(doc.hdr.decodeOnly.histograms).toBe(doc.hdr.histograms);
+    // @duckdb/node-api is a dev dependency, so a native reference is always there.
+    expect(positive(doc.rawCsv.nativeSeconds) && positive(doc.rawCsv.nativeRatio)).toBe(true);
+    expect(doc.rawCsv.p99Match).toBe(true);
+    expect(Object.keys(doc.rawCsv.p99).sort()).toEqual(['READ', 'UPDATE']);
+  });
+});
