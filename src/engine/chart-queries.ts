@@ -1,5 +1,5 @@
 import type { Db } from './db.ts';
-import { countsPerSecond, groupExtents, groupSummaries, type Selection } from './queries.ts';
+import { countsPerSecond, groupExtents, groupSummaries, mergeHistograms, summariesAt, type MergedHistograms, type Selection } from './queries.ts';
 import type { SeriesInfo, Store } from './store.ts';
 
 /**
@@ -67,6 +67,37 @@ function bucketFor(db: Db, series: readonly SeriesInfo[], maxPoints: number): { 
   return { bucketS, startS: new Map(extents.map((e) => [e.g, Math.floor(e.startUs / 1e6)])) };
 }
 
+/**
+ * Merged histograms per time bucket, kept for the latest few selections of each dataset: changing
+ * the percentile of a latency-over-time chart then re-reads them without a query. Large results
+ * are not kept (their typed arrays would hold on to memory the next load needs).
+ */
+const overTimeCache = new WeakMap<Store, { version: number; entries: Map<string, MergedHistograms> }>();
+const OVER_TIME_CACHE_ENTRIES = 4;
+const OVER_TIME_CACHE_MAX_ROWS = 2_000_000;
+
+function mergedOverTime(store: Store, sel: Selection, bucketS: number): MergedHistograms {
+  let cache = overTimeCache.get(store);
+  if (!cache || cache.version !== store.version) {
+    cache = { version: store.version, entries: new Map() };
+    overTimeCache.set(store, cache);
+  }
+  const key = JSON.stringify([sel.seriesIds, sel.groups, bucketS]);
+  const hit = cache.entries.get(key);
+  if (hit) {
+    // Most recently used last.
+    cache.entries.delete(key);
+    cache.entries.set(key, hit);
+    return hit;
+  }
+  const merged = mergeHistograms(store.db, sel, bucketS);
+  if (merged.n.length <= OVER_TIME_CACHE_MAX_ROWS) {
+    cache.entries.set(key, merged);
+    if (cache.entries.size > OVER_TIME_CACHE_ENTRIES) cache.entries.delete(cache.entries.keys().next().value as string);
+  }
+  return merged;
+}
+
 export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
   const db = store.db;
   if (q.kind === 'throughput-over-time') {
@@ -108,7 +139,7 @@ export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
     const { sel, keys } = groupByRunOp(series, (s) => s.op);
     const { bucketS, startS } = bucketFor(db, series, q.maxPoints);
     const out = new Map<number, TimeSeries>();
-    for (const r of groupSummaries(db, sel, [q.percentile], bucketS)) {
+    for (const r of summariesAt(mergedOverTime(store, sel, bucketS), [q.percentile])) {
       const value = r.values[0];
       if (value === null || value === undefined) continue;
       const key = keys[r.g];

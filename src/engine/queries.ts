@@ -13,12 +13,13 @@ export interface Selection {
   seriesIds: readonly number[];
   groups: readonly number[];
   /**
-   * Optional time window per series (aligned with seriesIds), half-open [from, to) in the series'
-   * own time (epoch µs for absolute logs); null = unbounded. Intervals count whole by their start.
+   * Optional time window per series (aligned with seriesIds), half-open [from, to) in whole seconds
+   * of the series' own time (epoch s for absolute logs); null = unbounded. Intervals count whole in
+   * the second of their start, raw samples in the second of their timestamp.
    * Per series because each run has its own start: "the first minute" means a different instant for each.
    */
-  fromUs?: readonly (number | null)[];
-  toUs?: readonly (number | null)[];
+  fromS?: readonly (number | null)[];
+  toS?: readonly (number | null)[];
 }
 
 export interface GroupStats {
@@ -37,7 +38,7 @@ export interface GroupStats {
  * moved down one ulp, then ceil((p × count) / 100) in double arithmetic, in that order); raw groups use
  * the exact nearest rank ⌈p/100 · n⌉ with integers, from the decimal digits of p.
  */
-export function percentileRankTerms(p: number): { pDown: number; num: string; den: string } {
+export function percentileRankTerms(p: number): { pDown: number; num: bigint; den: bigint } {
   if (!(p > 0 && p <= 100)) throw new RangeError(`percentile ${p} must be in (0, 100]`);
   // The shortest decimal that reads back as p (what the user typed), as an exact fraction.
   const [mantissa = '0', exponentText = '0'] = String(p).toLowerCase().split('e');
@@ -46,48 +47,42 @@ export function percentileRankTerms(p: number): { pDown: number; num: string; de
   const digits = BigInt(intPart + frac);
   const num = scale >= 0 ? digits : digits * 10n ** BigInt(-scale);
   const den = 100n * 10n ** BigInt(Math.max(0, scale));
-  return { pDown: nextDown(p), num: num.toString(), den: den.toString() };
+  return { pDown: nextDown(p), num, den };
 }
 
 function setSelection(db: Db, sel: Selection): void {
   // NaN stands for "unbounded" in the Arrow columns and becomes NULL in the table.
   const bound = (list: readonly (number | null)[] | undefined) => Float64Array.from(sel.seriesIds, (_, i) => list?.[i] ?? Number.NaN);
-  db.insert('sel_input', tableFromArrays({ series_id: Int32Array.from(sel.seriesIds), g: Int32Array.from(sel.groups), from_us: bound(sel.fromUs), to_us: bound(sel.toUs) }), true);
+  db.insert('sel_input', tableFromArrays({ series_id: Int32Array.from(sel.seriesIds), g: Int32Array.from(sel.groups), from_s: bound(sel.fromS), to_s: bound(sel.toS) }), true);
   db.exec(`CREATE OR REPLACE TEMP TABLE sel AS
     SELECT series_id, g,
-           CASE WHEN isnan(from_us) THEN NULL ELSE from_us::BIGINT END AS from_us,
-           CASE WHEN isnan(to_us) THEN NULL ELSE to_us::BIGINT END AS to_us
+           CASE WHEN isnan(from_s) THEN NULL ELSE ceil(from_s)::BIGINT END AS from_s,
+           CASE WHEN isnan(to_s) THEN NULL ELSE ceil(to_s)::BIGINT END AS to_s
     FROM sel_input;
     DROP TABLE sel_input`);
 }
 
 function windowed(sel: Selection): boolean {
-  return [...(sel.fromUs ?? []), ...(sel.toUs ?? [])].some((v) => v !== null && v !== undefined);
+  return [...(sel.fromS ?? []), ...(sel.toS ?? [])].some((v) => v !== null && v !== undefined);
 }
 
 /**
- * Buckets of the selection, summed per group and time bucket: (g, tb, lo, width, n, raw). `tb` is
- * the epoch second starting the time bucket ($1 seconds wide), or 0 when $1 is null. Rows are
- * read once per series (`hs`), then regrouped: a series in both its client's group and its run's
- * costs one scan. A series has one window, whatever groups it is in.
+ * Buckets of the selection, summed per group and time bucket: h(g, tb, lo, width, n, raw). `tb` is
+ * the second starting the time bucket ($1 seconds wide), or 0 when $1 is null. Cells are read
+ * once per series (`hs`), then regrouped: a series in both its client's group and its run's costs
+ * one scan. A series has one window, whatever groups it is in.
  */
-const HIST_FROM_ROWS = `
-  ss AS (SELECT DISTINCT series_id, from_us, to_us FROM sel),
+const HIST_FROM_CELLS = `
+  ss AS (
+    SELECT DISTINCT sel.series_id, sel.from_s, sel.to_s, s.source = 'raw' AS raw
+    FROM sel JOIN series s ON s.series_id = sel.series_id
+  ),
   hs AS (
-    SELECT ss.series_id, CASE WHEN $1::BIGINT IS NULL THEN 0 ELSE i.start_us // 1000000 // $1::BIGINT * $1::BIGINT END AS tb,
-           b.lo, b.width, sum(b.n)::BIGINT AS n, false AS raw
-    FROM ss
-    JOIN intervals i ON i.series_id = ss.series_id
-    JOIN buckets b ON b.interval_id = i.interval_id
-    WHERE (ss.from_us IS NULL OR i.start_us >= ss.from_us) AND (ss.to_us IS NULL OR i.start_us < ss.to_us)
-    GROUP BY ALL
-    UNION ALL
-    SELECT ss.series_id, CASE WHEN $1::BIGINT IS NULL THEN 0 ELSE s.t_ms // 1000 // $1::BIGINT * $1::BIGINT END AS tb,
-           s.lat AS lo, 1::BIGINT AS width, count(*)::BIGINT AS n, true AS raw
-    FROM ss
-    JOIN samples s ON s.series_id = ss.series_id
-    WHERE (ss.from_us IS NULL OR s.t_ms * 1000 >= ss.from_us) AND (ss.to_us IS NULL OR s.t_ms * 1000 < ss.to_us)
-      AND ($1::BIGINT IS NULL OR s.t_ms IS NOT NULL)
+    SELECT ss.series_id, CASE WHEN $1::BIGINT IS NULL THEN 0 ELSE c.sec // $1::BIGINT * $1::BIGINT END AS tb,
+           c.lo, c.width, sum(c.n)::BIGINT AS n, ss.raw
+    FROM ss JOIN cells c ON c.series_id = ss.series_id
+    WHERE (ss.from_s IS NULL OR c.sec >= ss.from_s) AND (ss.to_s IS NULL OR c.sec < ss.to_s)
+      AND ($1::BIGINT IS NULL OR c.sec IS NOT NULL)
     GROUP BY ALL
   ),
   h AS (
@@ -99,7 +94,7 @@ const HIST_FROM_ROWS = `
 /**
  * The same for whole series (no window, no time buckets), from `series_hist`: every series'
  * buckets already summed once at load, so merging clients costs thousands of rows, not millions.
- * $1 (no time buckets here) keeps the parameter list of HIST_FROM_ROWS.
+ * $1 (no time buckets here) keeps the parameter list of HIST_FROM_CELLS.
  */
 const HIST_FROM_SERIES = `
   h AS (
@@ -110,36 +105,18 @@ const HIST_FROM_SERIES = `
   )`;
 
 function histCte(sel: Selection, bucketS: number | null): string {
-  return windowed(sel) || bucketS !== null ? HIST_FROM_ROWS : HIST_FROM_SERIES;
+  return windowed(sel) || bucketS !== null ? HIST_FROM_CELLS : HIST_FROM_SERIES;
 }
 
 /** Rebuild `series_hist` after loading: each series' buckets (or raw values) summed over all time. */
 export function refreshSeriesHistograms(db: Db): void {
   db.exec(`CREATE OR REPLACE TABLE series_hist AS
-    SELECT i.series_id, b.lo, b.width, sum(b.n)::BIGINT AS n, false AS raw
-    FROM intervals i JOIN buckets b ON b.interval_id = i.interval_id GROUP BY ALL
-    UNION ALL
-    SELECT series_id, lat AS lo, 1::BIGINT AS width, count(*)::BIGINT AS n, true AS raw
-    FROM samples GROUP BY ALL`);
-}
-
-/**
- * Rank of percentile k in a group, as SQL over numbered parameters (never pasted values): exact
- * integers ⌈num·total/den⌉ for raw samples; for histograms HdrHistogram 2.2.2's double
- * arithmetic, ceil((p_down · total) / 100) in that order.
- */
-function rankSql(first: number): string {
-  const [num, den, pDown] = [first, first + 1, first + 2].map((i) => `$${i}`);
-  // A group never mixes raw samples with histogram buckets (such merges are refused), so each
-  // row's own flag tells the group's rule.
-  return `CASE WHEN raw
-    THEN greatest(1, (${num}::VARCHAR::HUGEINT * total::HUGEINT + ${den}::VARCHAR::HUGEINT - 1) // ${den}::VARCHAR::HUGEINT)
-    ELSE greatest(1, ceil((${pDown}::DOUBLE * total::DOUBLE) / 100.0::DOUBLE))::HUGEINT
-  END`;
+    SELECT c.series_id, c.lo, c.width, sum(c.n)::BIGINT AS n, s.source = 'raw' AS raw
+    FROM cells c JOIN series s ON s.series_id = c.series_id GROUP BY ALL`);
 }
 
 export interface GroupSummary extends GroupStats {
-  /** Epoch second starting the time bucket (0 without bucketing). */
+  /** Second starting the time bucket (0 without bucketing). */
   tb: number;
   /** Values at the requested percentiles, in order (null when the group is empty). */
   values: (number | null)[];
@@ -149,47 +126,94 @@ export interface GroupSummary extends GroupStats {
  * For every group (and time bucket of `bucketS` seconds, when given): count, min, max and mean
  * exactly as HdrHistogram computes them (bucket mid-points, exact integer sums), the standard
  * deviation (from exact sums in one pass: equal to HdrHistogram's two-pass value except where it is
- * below ~1e-4 of the mean), and the values at `percentiles` — read once from the merged histogram,
- * never averaged or maxed over clients or intervals. One window pass and one aggregate; a series
- * may stand in several groups (its client's and its run's), so per-client and merged figures come
- * from one query.
+ * below ~1e-4 of the mean), and the values at `percentiles` — read from the merged histogram,
+ * never averaged or maxed over clients or intervals. A series may stand in several groups (its
+ * client's and its run's), so per-client and merged figures come from one call.
+ *
+ * Statistics come from one SQL aggregate (exact integer sums); percentiles from one ordered pass
+ * over the merged buckets, which costs a fraction of a window function over the same rows and
+ * makes 120 percentiles (a distribution plot) as cheap as one.
  */
 export function groupSummaries(db: Db, sel: Selection, percentiles: readonly number[], bucketS: number | null = null): GroupSummary[] {
+  return summariesAt(mergeHistograms(db, sel, bucketS), percentiles);
+}
+
+/**
+ * The merged histogram of every group (and time bucket), held in typed arrays: asking it for other
+ * percentiles (the chart's percentile changed) costs one walk, no query.
+ */
+export interface MergedHistograms {
+  /** One per (g, tb), in (g, tb) order: count, min, max, mean, stddev. */
+  stats: Omit<GroupSummary, 'values'>[];
+  /** Buckets in (g, tb, lo) order: group, time bucket, highest equivalent value, count. */
+  g: Float64Array;
+  tb: Float64Array;
+  hi: Float64Array;
+  n: Float64Array;
+}
+
+export function mergeHistograms(db: Db, sel: Selection, bucketS: number | null = null): MergedHistograms {
   setSelection(db, sel);
+  db.query(`CREATE OR REPLACE TEMP TABLE h AS WITH ${histCte(sel, bucketS)} SELECT * FROM h WHERE n > 0`, [bucketS]);
+  const stats = db
+    .query(
+      `SELECT g, tb::BIGINT AS tb, sum(n)::BIGINT AS count, min(lo)::BIGINT AS min, max(lo + width - 1)::BIGINT AS max,
+              (sum(n * (lo + width // 2)::HUGEINT)::DOUBLE / sum(n)::DOUBLE) AS mean,
+              sum(n * (lo + width // 2)::HUGEINT * (lo + width // 2)::HUGEINT)::DOUBLE AS s2,
+              bool_and(raw) AS raw_values
+       FROM h GROUP BY g, tb ORDER BY g, tb`,
+    )
+    .map((r) => {
+      const count = r.count as number;
+      const mean = r.mean as number;
+      return {
+        g: r.g as number,
+        tb: r.tb as number,
+        count,
+        min: r.min as number,
+        max: r.max as number,
+        mean,
+        stddev: Math.sqrt(Math.max(0, (r.s2 as number) / count - mean * mean)),
+        rawValues: r.raw_values as boolean,
+      };
+    });
+  const [g, tb, hi, n] = db.queryColumns(`SELECT g::DOUBLE, tb::DOUBLE, (lo + width - 1)::DOUBLE, n::DOUBLE FROM h ORDER BY g, tb, lo`) as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+  ];
+  db.exec('DROP TABLE h');
+  return { stats, g, tb, hi, n };
+}
+
+/**
+ * Each group's figures with its values at `percentiles`. Ranks: for HdrHistogram groups
+ * HdrHistogram 2.2.2's rule bit for bit (the percentile moved down one ulp, then
+ * ceil((p × count) / 100) in double arithmetic, in that order — JavaScript's doubles are Java's);
+ * for raw groups the exact nearest rank ⌈p/100 · n⌉ in integers. The value is the highest value
+ * equivalent to the first bucket whose running count reaches the rank: the walk HdrHistogram's
+ * getValueAtPercentile does, once for all percentiles.
+ */
+export function summariesAt(merged: MergedHistograms, percentiles: readonly number[]): GroupSummary[] {
   const terms = percentiles.map(percentileRankTerms);
-  const pctColumns = terms.map((_, k) => `min(lo + width - 1) FILTER (WHERE cum >= ${rankSql(2 + 3 * k)})::BIGINT AS p${k}`);
-  const rows = db.query(
-    `WITH ${histCte(sel, bucketS)},
-     c AS (
-       SELECT g, tb, lo, width, n, raw, lo + width // 2 AS mid,
-              sum(n) OVER (PARTITION BY g, tb ORDER BY lo ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cum,
-              sum(n) OVER (PARTITION BY g, tb) AS total
-       FROM h
-     ),
-     s AS (
-       SELECT g, tb, any_value(total) AS total, min(lo) AS min_lo, max(lo + width - 1) AS max_hi,
-              sum(n * mid::HUGEINT) AS s1, sum(n * mid::HUGEINT * mid::HUGEINT) AS s2, bool_and(raw) AS raw_values${pctColumns.map((col) => `,\n              ${col}`).join('')}
-       FROM c WHERE total > 0
-       GROUP BY g, tb
-     )
-     SELECT g, tb::BIGINT AS tb, total::BIGINT AS count, min_lo::BIGINT AS min, max_hi::BIGINT AS max,
-            s1::DOUBLE / total::DOUBLE AS mean,
-            sqrt(greatest(0, s2::DOUBLE / total::DOUBLE - pow(s1::DOUBLE / total::DOUBLE, 2))) AS stddev,
-            raw_values${terms.map((_, k) => `, p${k}`).join('')}
-     FROM s ORDER BY g, tb`,
-    [bucketS, ...terms.flatMap((t) => [t.num, t.den, t.pDown])],
-  );
-  return rows.map((r) => ({
-    g: r.g as number,
-    tb: r.tb as number,
-    count: r.count as number,
-    min: r.min as number,
-    max: r.max as number,
-    mean: r.mean as number,
-    stddev: r.stddev as number,
-    rawValues: r.raw_values as boolean,
-    values: terms.map((_, k) => (r[`p${k}`] ?? null) as number | null),
-  }));
+  const { g, tb, hi, n } = merged;
+  let row = 0;
+  return merged.stats.map((group) => {
+    const total = group.count;
+    const ranks = terms.map((t) =>
+      Math.max(1, group.rawValues ? Number((t.num * BigInt(total) + t.den - 1n) / t.den) : Math.ceil((t.pDown * total) / 100)),
+    );
+    const values: (number | null)[] = ranks.map(() => null);
+    const order = ranks.map((_, k) => k).sort((a, b) => (ranks[a] as number) - (ranks[b] as number));
+    let cum = 0;
+    let next = 0;
+    for (; row < g.length && g[row] === group.g && tb[row] === group.tb; row++) {
+      cum += n[row] as number;
+      while (next < order.length && (ranks[order[next] as number] as number) <= cum) values[order[next++] as number] = hi[row] as number;
+    }
+    return { ...group, values };
+  });
 }
 
 export interface SecondCounts {
@@ -212,13 +236,13 @@ export function countsPerSecond(db: Db, sel: Selection, bucketS = 1): SecondCoun
        SELECT sel.g, i.start_us // 1000000 // $1::BIGINT * $1::BIGINT AS sec, s.op_kind, sum(i.n) AS n
        FROM sel JOIN series s ON s.series_id = sel.series_id JOIN intervals i ON i.series_id = sel.series_id
        WHERE s.op_kind IN ('op', 'failed')
-         AND (sel.from_us IS NULL OR i.start_us >= sel.from_us) AND (sel.to_us IS NULL OR i.start_us < sel.to_us)
+         AND (sel.from_s IS NULL OR i.start_us // 1000000 >= sel.from_s) AND (sel.to_s IS NULL OR i.start_us // 1000000 < sel.to_s)
        GROUP BY ALL
        UNION ALL
-       SELECT sel.g, r.t_ms // 1000 // $1::BIGINT * $1::BIGINT AS sec, s.op_kind, count(*) AS n
-       FROM sel JOIN series s ON s.series_id = sel.series_id JOIN samples r ON r.series_id = sel.series_id
-       WHERE s.op_kind IN ('op', 'failed') AND r.t_ms IS NOT NULL
-         AND (sel.from_us IS NULL OR r.t_ms * 1000 >= sel.from_us) AND (sel.to_us IS NULL OR r.t_ms * 1000 < sel.to_us)
+       SELECT sel.g, c.sec // $1::BIGINT * $1::BIGINT AS sec, s.op_kind, sum(c.n) AS n
+       FROM sel JOIN series s ON s.series_id = sel.series_id JOIN cells c ON c.series_id = sel.series_id
+       WHERE s.op_kind IN ('op', 'failed') AND s.source = 'raw' AND c.sec IS NOT NULL
+         AND (sel.from_s IS NULL OR c.sec >= sel.from_s) AND (sel.to_s IS NULL OR c.sec < sel.to_s)
        GROUP BY ALL
      )
      SELECT g, sec::BIGINT AS sec,
@@ -241,13 +265,13 @@ export function groupExtents(db: Db, sel: Selection): Extent[] {
   setSelection(db, sel);
   const rows = db.query(
     `SELECT g, min(a)::BIGINT AS start_us, max(b)::BIGINT AS end_us FROM (
-       SELECT sel.g, i.start_us AS a, i.start_us + i.length_us AS b
+       SELECT sel.g, min(i.start_us) AS a, max(i.start_us + i.length_us) AS b
        FROM sel JOIN intervals i ON i.series_id = sel.series_id
-       UNION ALL
-       SELECT sel.g, min(r.t_ms) * 1000, max(r.t_ms) * 1000
-       FROM sel JOIN samples r ON r.series_id = sel.series_id
        GROUP BY sel.g
-     ) WHERE a IS NOT NULL GROUP BY g ORDER BY g`,
+       UNION ALL
+       SELECT sel.g, e.start_us, e.end_us
+       FROM sel JOIN raw_extents e ON e.series_id = sel.series_id
+     ) GROUP BY g ORDER BY g`,
   );
   return rows.map((r) => ({ g: r.g as number, startUs: r.start_us as number, endUs: r.end_us as number }));
 }

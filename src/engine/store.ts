@@ -71,10 +71,10 @@ export class Store {
   series: SeriesInfo[] = [];
   /** Bumped on every change of the data, so derived results can be cached. */
   version = 0;
-  private nextIntervalId = 0;
-  private buckets = this.emptyBuckets();
+  private cells = this.emptyCells();
   private intervals = this.emptyIntervals();
   private samples = this.emptySamples();
+  private rawExtents = this.emptyRawExtents();
 
   constructor(readonly db: Db) {
     for (const sql of SCHEMA_SQL) db.exec(sql);
@@ -83,11 +83,10 @@ export class Store {
 
   /** Forget everything loaded so far. */
   clear(): void {
-    for (const t of ['series', 'intervals', 'buckets', 'samples']) this.db.exec(`DELETE FROM ${t}`);
+    for (const t of ['series', 'intervals', 'cells', 'raw_extents']) this.db.exec(`DELETE FROM ${t}`);
     refreshSeriesHistograms(this.db);
     this.runs = [];
     this.series = [];
-    this.nextIntervalId = 0;
     this.version++;
   }
 
@@ -125,31 +124,43 @@ export class Store {
           };
           if (data.kind === 'histogram') {
             for (const interval of data.intervals) {
-              const intervalId = this.nextIntervalId++;
               const h = interval.histogram;
-              this.intervals.id.push(intervalId);
               this.intervals.series.push(info.id);
               this.intervals.start.push(interval.startUs);
               this.intervals.length.push(interval.lengthUs);
               this.intervals.n.push(h.totalCount);
               info.count += h.totalCount;
+              const sec = Math.floor(interval.startUs / 1e6);
               for (let i = 0; i < h.lo.length; i++) {
-                this.buckets.interval.push(intervalId);
-                this.buckets.lo.push(h.lo[i] as number);
-                this.buckets.width.push(h.width[i] as number);
-                this.buckets.n.push(h.count[i] as number);
+                const n = h.count[i] as number;
+                if (n === 0) continue;
+                this.cells.series.push(info.id);
+                this.cells.sec.push(sec);
+                this.cells.lo.push(h.lo[i] as number);
+                this.cells.width.push(h.width[i] as number);
+                this.cells.n.push(n);
               }
-              if (this.buckets.n.length >= FLUSH_ROWS) this.flush();
+              if (this.cells.n.length >= FLUSH_ROWS) this.flush();
             }
           } else if (data.kind === 'raw') {
+            let first = Infinity;
+            let last = -Infinity;
             for (let i = 0; i < data.latency.length; i++) {
               this.samples.series.push(info.id);
               const t = data.timeMs[i] as number;
-              this.samples.time.push(Number.isFinite(t) ? Math.floor(t) : Number.NaN);
+              const ms = Number.isFinite(t) ? Math.floor(t) : Number.NaN;
+              if (ms < first) first = ms;
+              if (ms > last) last = ms;
+              this.samples.time.push(ms);
               this.samples.lat.push(data.latency[i] as number);
+              if (this.samples.lat.length >= FLUSH_ROWS) this.flush();
+            }
+            if (first <= last) {
+              this.rawExtents.series.push(info.id);
+              this.rawExtents.start.push(first * 1000);
+              this.rawExtents.end.push(last * 1000);
             }
             info.count = data.latency.length;
-            if (this.samples.lat.length >= FLUSH_ROWS) this.flush();
           } else if (data.kind === 'distribution') {
             info.distribution = data;
             info.count = data.totalCount;
@@ -162,9 +173,10 @@ export class Store {
       }
     }
     this.flush();
+    // series first: the per-series histograms take each series' source from it.
+    this.insertSeriesRows(this.series.slice(firstSeries));
     refreshSeriesHistograms(this.db);
     this.version++;
-    this.insertSeriesRows(this.series.slice(firstSeries));
   }
 
   /**
@@ -214,7 +226,6 @@ export class Store {
           this.series.push({ id, runId, client: 'all clients', op, kind: opKind(op), source: 'histogram', file: 'comparison', unit: 'us', precision: null, timeBase: 'absolute', count: 0, role: 'timeline' });
           const bucketS = t.bucketS ?? 1;
           counts.forEach((n, i) => {
-            this.intervals.id.push(this.nextIntervalId++);
             this.intervals.series.push(id);
             this.intervals.start.push((t.startEpochS + i * bucketS) * 1e6);
             this.intervals.length.push(bucketS * 1e6);
@@ -250,11 +261,10 @@ export class Store {
   }
 
   private flush(): void {
-    if (this.intervals.id.length > 0) {
+    if (this.intervals.n.length > 0) {
       this.db.insert(
         'intervals',
         tableFromArrays({
-          interval_id: this.intervals.id.finish(),
           series_id: this.intervals.series.finish(),
           start_us: this.intervals.start.finish(),
           length_us: this.intervals.length.finish(),
@@ -264,45 +274,56 @@ export class Store {
       );
       this.intervals = this.emptyIntervals();
     }
-    if (this.buckets.n.length > 0) {
+    if (this.cells.n.length > 0) {
       this.db.insert(
-        'buckets',
+        'cells',
         tableFromArrays({
-          interval_id: this.buckets.interval.finish(),
-          lo: this.buckets.lo.finish(),
-          width: this.buckets.width.finish(),
-          n: this.buckets.n.finish(),
+          series_id: this.cells.series.finish(),
+          sec: this.cells.sec.finish(),
+          lo: this.cells.lo.finish(),
+          width: this.cells.width.finish(),
+          n: this.cells.n.finish(),
         }),
         false,
       );
-      this.buckets = this.emptyBuckets();
+      this.cells = this.emptyCells();
     }
     if (this.samples.lat.length > 0) {
-      // NaN marks a missing time; DuckDB would refuse to cast it, so it becomes NULL.
-      const time = this.samples.time.finish();
-      const hasMissing = time.some((t) => Number.isNaN(t));
+      // Samples pass through a staging table only to be counted per (series, second, value).
+      // NaN marks a missing time; DuckDB would refuse to cast it, so its second becomes NULL.
       this.db.insert(
-        hasMissing ? 'samples_staging' : 'samples',
-        tableFromArrays({ series_id: this.samples.series.finish(), t_ms: time, lat: this.samples.lat.finish() }),
-        hasMissing,
+        'samples_staging',
+        tableFromArrays({ series_id: this.samples.series.finish(), t_ms: this.samples.time.finish(), lat: this.samples.lat.finish() }),
+        true,
       );
-      if (hasMissing) {
-        this.db.exec(
-          `INSERT INTO samples SELECT series_id, CASE WHEN isnan(t_ms) THEN NULL ELSE t_ms END, lat FROM samples_staging;
-           DROP TABLE samples_staging`,
-        );
-      }
+      this.db.exec(
+        `INSERT INTO cells
+           SELECT series_id, CASE WHEN isnan(t_ms) THEN NULL ELSE floor(t_ms / 1000) END, lat, 1, count(*)
+           FROM samples_staging GROUP BY ALL;
+         DROP TABLE samples_staging`,
+      );
       this.samples = this.emptySamples();
+    }
+    if (this.rawExtents.series.length > 0) {
+      this.db.insert(
+        'raw_extents',
+        tableFromArrays({ series_id: this.rawExtents.series.finish(), start_us: this.rawExtents.start.finish(), end_us: this.rawExtents.end.finish() }),
+        false,
+      );
+      this.rawExtents = this.emptyRawExtents();
     }
   }
 
-  private emptyBuckets() {
-    return { interval: new Float64Column(), lo: new Float64Column(), width: new Float64Column(), n: new Float64Column() };
+  private emptyCells() {
+    return { series: new Float64Column(), sec: new Float64Column(), lo: new Float64Column(), width: new Float64Column(), n: new Float64Column() };
   }
   private emptyIntervals() {
-    return { id: new Float64Column(), series: new Float64Column(), start: new Float64Column(), length: new Float64Column(), n: new Float64Column() };
+    return { series: new Float64Column(), start: new Float64Column(), length: new Float64Column(), n: new Float64Column() };
   }
   private emptySamples() {
     return { series: new Float64Column(), time: new Float64Column(), lat: new Float64Column() };
+  }
+  private emptyRawExtents() {
+    return { series: new Float64Column(), start: new Float64Column(), end: new Float64Column() };
   }
 }

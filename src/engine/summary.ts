@@ -2,6 +2,7 @@ import { minFromDistribution, percentileFromDistribution } from '../model/distri
 import { opKind } from '../model/naming.ts';
 import { setOwn } from '../model/own.ts';
 import type { OpKind } from '../model/types.ts';
+import { figuresOnlyMoments } from '../state/figures-only.ts';
 import { groupExtents, groupSummaries, type GroupSummary } from './queries.ts';
 import type { RunInfo, SeriesInfo, SeriesSource, Store } from './store.ts';
 
@@ -229,6 +230,16 @@ export function mergeGroups(store: Store): MergeGroup[] {
 
 export const dbBacked = (s: SeriesInfo): boolean => s.source === 'histogram' || s.source === 'raw';
 
+/**
+ * An operation opened from a figures-only link sits in DuckDB as a stand-in histogram that
+ * reproduces its count, min, max and percentiles but not its mean and stddev: those it carries.
+ * A window leaves the stand-in nothing to show, so nothing is carried into it either.
+ */
+function withCarriedMoments(f: Figures, m: MergeGroup, w: SummaryOptions['window']): Figures {
+  const moments = w ? null : figuresOnlyMoments(m.run.fixed, m.op);
+  return moments ? { ...f, ...moments } : f;
+}
+
 export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSummary[] {
   // Groups: one per (run, op) for the merge and one per (run, op, client) for the breakdown.
   const mergedGroup = mergeGroups(store);
@@ -240,8 +251,15 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     groupExtents(store.db, { seriesIds: timed.map((s) => s.id), groups: timed.map((s) => s.runId) }).map((e) => [e.g, e]),
   );
   const w = options.window ?? null;
-  const start = (s: SeriesInfo) => extents.get(s.runId)?.startUs ?? null;
-  const at = (s: SeriesInfo, offsetS: number | null | undefined) => (offsetS == null || start(s) === null ? null : (start(s) as number) + offsetS * 1e6);
+  // A window counts whole seconds from the run's first second, the seconds its charts show.
+  const firstSecond = (runId: number) => {
+    const e = extents.get(runId);
+    return e ? Math.floor(e.startUs / 1e6) : null;
+  };
+  const at = (s: SeriesInfo, offsetS: number | null | undefined) => {
+    const first = firstSecond(s.runId);
+    return offsetS == null || first === null ? null : first + offsetS;
+  };
 
   // One query for everything: each client series in a group of its own (ids 0…), and the series
   // of each mergeable (run, op) together in a group numbered after them.
@@ -255,7 +273,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     {
       seriesIds: members.map((x) => x.s.id),
       groups: members.map((x) => x.g),
-      ...(w ? { fromUs: members.map((x) => at(x.s, w.fromS)), toUs: members.map((x) => at(x.s, w.toS)) } : {}),
+      ...(w ? { fromS: members.map((x) => at(x.s, w.fromS)), toS: members.map((x) => at(x.s, w.toS)) } : {}),
     },
     PERCENTILES,
     ).map((x) => [x.g, x]),
@@ -267,7 +285,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     for (const m of ofRun) {
       const perClient: ClientFigures[] = m.series.map((s) => {
         if (dbBacked(s)) {
-          return { client: s.client, file: s.file, source: s.source, exact: true, ...figuresFromStats(summaries.get(s.id)) };
+          return { client: s.client, file: s.file, source: s.source, exact: true, ...withCarriedMoments(figuresFromStats(summaries.get(s.id)), m, w) };
         }
         if (s.source === 'distribution') {
           const { figures, exact } = figuresFromDistribution(s);
@@ -279,7 +297,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
       let merged: Figures;
       let exact: boolean;
       if (m.refusal === null && m.series.every(dbBacked)) {
-        merged = figuresFromStats(summaries.get(m.g));
+        merged = withCarriedMoments(figuresFromStats(summaries.get(m.g)), m, w);
         exact = true;
       } else if (m.refusal === null && perClient.length === 1 && perClient[0]) {
         const { client, file, source, exact: single, ...figures } = perClient[0];
@@ -336,8 +354,9 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     let throughput: number | null = null;
     if (extent && extent.endUs > extent.startUs) {
       // A window narrows the run to the part of it that lies inside the window.
-      const from = w?.fromS != null ? Math.max(extent.startUs, extent.startUs + w.fromS * 1e6) : extent.startUs;
-      const to = w?.toS != null ? Math.min(extent.endUs, extent.startUs + w.toS * 1e6) : extent.endUs;
+      const firstUs = Math.floor(extent.startUs / 1e6) * 1e6;
+      const from = w?.fromS != null ? Math.max(extent.startUs, firstUs + Math.ceil(w.fromS) * 1e6) : extent.startUs;
+      const to = w?.toS != null ? Math.min(extent.endUs, firstUs + Math.ceil(w.toS) * 1e6) : extent.endUs;
       startEpochMs = from / 1000;
       endEpochMs = to / 1000;
       durationS = Math.max(0, (to - from) / 1e6);
