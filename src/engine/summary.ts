@@ -251,8 +251,15 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     groupExtents(store.db, { seriesIds: timed.map((s) => s.id), groups: timed.map((s) => s.runId) }).map((e) => [e.g, e]),
   );
   const w = options.window ?? null;
-  const start = (s: SeriesInfo) => extents.get(s.runId)?.startUs ?? null;
-  const at = (s: SeriesInfo, offsetS: number | null | undefined) => (offsetS == null || start(s) === null ? null : (start(s) as number) + offsetS * 1e6);
+  // A window counts whole seconds from the run's first second, the seconds its charts show.
+  const firstSecond = (runId: number) => {
+    const e = extents.get(runId);
+    return e ? Math.floor(e.startUs / 1e6) : null;
+  };
+  const at = (s: SeriesInfo, offsetS: number | null | undefined) => {
+    const first = firstSecond(s.runId);
+    return offsetS == null || first === null ? null : first + offsetS;
+  };
 
   // One query for everything: each client series in a group of its own (ids 0…), and the series
   // of each mergeable (run, op) together in a group numbered after them.
@@ -266,7 +273,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     {
       seriesIds: members.map((x) => x.s.id),
       groups: members.map((x) => x.g),
-      ...(w ? { fromUs: members.map((x) => at(x.s, w.fromS)), toUs: members.map((x) => at(x.s, w.toS)) } : {}),
+      ...(w ? { fromS: members.map((x) => at(x.s, w.fromS)), toS: members.map((x) => at(x.s, w.toS)) } : {}),
     },
     PERCENTILES,
     ).map((x) => [x.g, x]),
@@ -347,8 +354,9 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     let throughput: number | null = null;
     if (extent && extent.endUs > extent.startUs) {
       // A window narrows the run to the part of it that lies inside the window.
-      const from = w?.fromS != null ? Math.max(extent.startUs, extent.startUs + w.fromS * 1e6) : extent.startUs;
-      const to = w?.toS != null ? Math.min(extent.endUs, extent.startUs + w.toS * 1e6) : extent.endUs;
+      const firstUs = Math.floor(extent.startUs / 1e6) * 1e6;
+      const from = w?.fromS != null ? Math.max(extent.startUs, firstUs + Math.ceil(w.fromS) * 1e6) : extent.startUs;
+      const to = w?.toS != null ? Math.min(extent.endUs, firstUs + Math.ceil(w.toS) * 1e6) : extent.endUs;
       startEpochMs = from / 1000;
       endEpochMs = to / 1000;
       durationS = Math.max(0, (to - from) / 1e6);
