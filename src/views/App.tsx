@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { parseSlaRule, type SlaRule } from '../analysis/sla.ts';
-import { linkDataToSnapshot } from '../state/snapshot.ts';
+import { linkDataToSnapshot, snapshotLevel, type LinkLevel } from '../state/snapshot.ts';
 import { decodeState, encodeState, type RunLabels, type ViewState } from '../state/view-state.ts';
 import { ChartArea } from './ChartArea.tsx';
 import { ExportContext, type ExportSettings } from './ExportMenu.tsx';
@@ -8,13 +8,13 @@ import { fileFromReference, filesFromDrop, remoteHosts, sampleReferences } from 
 import { LoadPanel } from './LoadPanel.tsx';
 import { buildRunViews, colourMap } from './run-views.ts';
 import { RunsPanel } from './RunsPanel.tsx';
-import { SharePanel } from './SharePanel.tsx';
+import { SharePanel, SnapshotBanner } from './SharePanel.tsx';
 import { SummaryTable } from './SummaryTable.tsx';
 import { useEngine } from './useEngine.ts';
 import { WindowControl } from './WindowControl.tsx';
 import type { InputFile } from '../engine/protocol.ts';
 
-type Source = { kind: 'none' } | { kind: 'sample' } | { kind: 'link'; refs: string[] } | { kind: 'local' } | { kind: 'snapshot' };
+type Source = { kind: 'none' } | { kind: 'sample' } | { kind: 'link'; refs: string[] } | { kind: 'local' } | { kind: 'snapshot'; level?: LinkLevel };
 
 function useViewState() {
   const initial = useMemo(() => decodeState(window.location.hash), []);
@@ -52,7 +52,9 @@ export function App() {
     started.current = true;
     if (source.kind === 'snapshot') {
       try {
-        void engine.openSnapshot(linkDataToSnapshot(state.data));
+        const snapshot = linkDataToSnapshot(state.data);
+        setSource({ kind: 'snapshot', level: snapshotLevel(snapshot) });
+        void engine.openSnapshot(snapshot);
       } catch (e) {
         setNotices((n) => [...n, `this link's comparison cannot be opened: ${e instanceof Error ? e.message : String(e)}`]);
       }
@@ -229,11 +231,7 @@ export function App() {
               />
             </section>
             <SharePanel client={engine.client} state={state} visibleKeys={views.filter((v) => !v.hidden).map((v) => v.key)} />
-            {source.kind === 'snapshot' && (
-              <div className="notice" data-testid="snapshot-banner">
-                Opened from a self-contained comparison: the merged figures are recomputed from the histograms it carries. Per-client breakdown and latency over time need the result files.
-              </div>
-            )}
+            {source.kind === 'snapshot' && source.level && <SnapshotBanner level={source.level} />}
             <section>
               <h2>Summary</h2>
               <div className="sla">

@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import type { EngineClient } from '../engine/client.ts';
-import { MAX_LINK_BYTES, snapshotToComparisonFile, snapshotToLinkData } from '../state/snapshot.ts';
+import { bestLink, MAX_LINK_BYTES, snapshotToComparisonFile, type LinkLevel } from '../state/snapshot.ts';
 import { encodeState, type ViewState } from '../state/view-state.ts';
 
 type Shared =
-  | { kind: 'link'; url: string; omitted: string[] }
-  | { kind: 'too-large'; bytes: number; file: string; omitted: string[] }
+  | { kind: 'link'; url: string; level: 'histograms'; omitted: string[] }
+  | { kind: 'link'; url: string; level: 'figures'; file: string; omitted: string[] }
+  | { kind: 'too-large'; histogramBytes: number; figuresBytes: number; file: string; omitted: string[] }
   | { kind: 'error'; message: string };
 
 function download(name: string, text: string, type: string): void {
@@ -17,10 +18,21 @@ function download(name: string, text: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+const kb = (chars: number) => `${(chars / 1024).toFixed(1)} KB`;
+
+function DownloadComparison({ file }: { file: string }) {
+  return (
+    <button type="button" data-testid="download-comparison" onClick={() => download('comparison.benchlens.json', file, 'application/json')}>
+      Download comparison file
+    </button>
+  );
+}
+
 /**
- * Sharing a comparison with nothing hosted: a self-contained link (the merged histograms and the
- * per-second throughput, compressed into the fragment) when it fits in MAX_LINK_BYTES, otherwise a
- * comparison file to download and drop back in. Links by reference are the page's own URL.
+ * Sharing a comparison with nothing hosted: a self-contained link carrying the merged histograms
+ * and the per-second throughput when they fit in MAX_LINK_BYTES, else one carrying only the
+ * figures shown (src/state/snapshot.ts), else a comparison file to download and drop back in.
+ * Which level a link carries is said beside it. Links by reference are the page's own URL.
  */
 export function SharePanel({ client, state, visibleKeys }: { client: EngineClient | null; state: ViewState; visibleKeys: string[] }) {
   const [shared, setShared] = useState<Shared | null>(null);
@@ -31,12 +43,15 @@ export function SharePanel({ client, state, visibleKeys }: { client: EngineClien
     setBusy(true);
     try {
       const { snapshot, omitted } = await client.snapshot(visibleKeys);
-      const data = snapshotToLinkData(snapshot);
-      // The link replaces file references with the data itself; everything else of the view stays.
-      const fragment = encodeState({ ...state, files: [], regroup: {}, embed: null, data });
-      const url = `${window.location.origin}${window.location.pathname}#${fragment}`;
-      if (data.length <= MAX_LINK_BYTES) setShared({ kind: 'link', url, omitted });
-      else setShared({ kind: 'too-large', bytes: data.length, file: snapshotToComparisonFile(snapshot), omitted });
+      const link = bestLink(snapshot);
+      if (link.level === null) {
+        setShared({ kind: 'too-large', histogramBytes: link.histogramBytes, figuresBytes: link.figuresBytes, file: snapshotToComparisonFile(snapshot), omitted });
+      } else {
+        // The link replaces file references with the data itself; everything else of the view stays.
+        const fragment = encodeState({ ...state, files: [], regroup: {}, embed: null, data: link.data });
+        const url = `${window.location.origin}${window.location.pathname}#${fragment}`;
+        setShared(link.level === 'figures' ? { kind: 'link', url, level: 'figures', file: snapshotToComparisonFile(snapshot), omitted } : { kind: 'link', url, level: 'histograms', omitted });
+      }
     } catch (e) {
       setShared({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
     } finally {
@@ -55,24 +70,40 @@ export function SharePanel({ client, state, visibleKeys }: { client: EngineClien
           <button type="button" onClick={() => void navigator.clipboard?.writeText(shared.url)}>
             copy
           </button>
-          <span className="muted small">
-            self-contained link ({(shared.url.length / 1024).toFixed(1)} KB): opens with nothing hosted; per-client breakdown and latency over time stay with the files
-          </span>
+          {shared.level === 'histograms' ? (
+            <span className="muted small" data-testid="share-level" data-level="histograms">
+              self-contained link ({kb(shared.url.length)}, merged histograms): opens with nothing hosted; per-client breakdown and latency over time stay with the files
+            </span>
+          ) : (
+            <span className="small" data-testid="share-level" data-level="figures">
+              self-contained link ({kb(shared.url.length)}), <strong>figures only</strong>: the merged histograms do not fit in a link, so it carries the summary and percentile-distribution
+              figures exactly as shown; other percentiles, time windows, per-client breakdown and latency over time need the comparison file or the result files.{' '}
+              <DownloadComparison file={shared.file} />
+            </span>
+          )}
         </>
       )}
       {shared?.kind === 'too-large' && (
         <span data-testid="share-too-large">
-          The merged histograms need {(shared.bytes / 1024).toFixed(0)} KB, more than a link can carry ({MAX_LINK_BYTES / 1024} KB).{' '}
-          <button type="button" data-testid="download-comparison" onClick={() => download('comparison.benchlens.json', shared.file, 'application/json')}>
-            Download comparison file
-          </button>{' '}
-          <span className="muted small">(drop it back in, or host it and link to it with #files=)</span>
+          Too large for a link ({MAX_LINK_BYTES / 1024} KB): the merged histograms need {kb(shared.histogramBytes)}, and even the figures alone {kb(shared.figuresBytes)}.{' '}
+          <DownloadComparison file={shared.file} /> <span className="muted small">(drop it back in, or host it and link to it with #files=)</span>
         </span>
       )}
       {shared && shared.kind !== 'error' && shared.omitted.length > 0 && (
         <span className="warn small"> Not carried (only bounds are known): {shared.omitted.join(', ')}</span>
       )}
       {shared?.kind === 'error' && <span className="warn">{shared.message}</span>}
+    </div>
+  );
+}
+
+/** Beside a comparison opened from a link: what it carries, so nobody looks for what it lacks. */
+export function SnapshotBanner({ level }: { level: LinkLevel }) {
+  return (
+    <div className="notice" data-testid="snapshot-banner" data-level={level}>
+      {level === 'histograms'
+        ? 'Opened from a self-contained comparison: the merged figures are recomputed from the histograms it carries. Per-client breakdown and latency over time need the result files.'
+        : 'Opened from a figures-only link: the summary and the percentile distributions show the figures it carries, exactly as they were shared. Other percentiles, time windows, per-client breakdown and latency over time need the comparison file or the result files.'}
     </div>
   );
 }

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 
 /**
  * Sharing without a server: the self-contained link reproduces the summary table in a fresh
- * browser that can reach nothing but the app, and a comparison too large for a link travels as a
- * file that reproduces it too.
+ * browser that can reach nothing but the app — carrying the merged histograms when they fit, and
+ * only the figures shown when they do not — and the comparison file offered beside a figures-only
+ * link reproduces it too.
  */
 
 const CORPUS = 'tests/fixtures/corpus';
@@ -45,6 +46,7 @@ test('a self-contained link reproduces the summary table and charts with nothing
   expect(merged.length).toBeGreaterThan(100);
 
   await page.getByTestId('share-button').click();
+  await expect(page.getByTestId('share-level')).toHaveAttribute('data-level', 'histograms');
   const url = await page.getByTestId('share-url').inputValue();
   expect(new URL(url).hash).toContain('data=');
   expect(new URL(url).hash).not.toContain('files=');
@@ -52,7 +54,7 @@ test('a self-contained link reproduces the summary table and charts with nothing
 
   const fresh = await isolatedPage(browser, baseURL ?? '');
   await fresh.goto(url);
-  await expect(fresh.getByTestId('snapshot-banner')).toBeVisible();
+  await expect(fresh.getByTestId('snapshot-banner')).toHaveAttribute('data-level', 'histograms');
   const reopened = await tableValues(fresh);
   for (const key of Object.keys(original)) expect(reopened[key], key).toBe(original[key]);
   await expect(fresh.getByTestId('chart-latency-vs-load')).toHaveAttribute('data-series', '2');
@@ -61,11 +63,33 @@ test('a self-contained link reproduces the summary table and charts with nothing
   await fresh.screenshot({ path: `${ARTIFACTS}/share-reopened.png`, fullPage: true });
 });
 
-test('a comparison too large for a link is offered as a file, which reproduces it', async ({ page }) => {
+test('a comparison whose histograms do not fit travels as figures only, which reproduce the table and charts; its comparison file is offered beside it', async ({ page, browser, baseURL }) => {
   await loadFolder(page, CORPUS);
   const original = await tableValues(page);
+  // The tagged folder's READ (histogram + .hgrm) is known only as bounds and is not carried.
+  const carried = Object.keys(original).filter((k) => !k.startsWith('tagged-from-sweep READ'));
+  expect(carried.length).toBeGreaterThan(200);
+  await page.getByRole('tab', { name: 'Percentile distribution' }).click();
+  await expect(page.getByTestId('chart-percentiles')).toHaveAttribute('data-series', /^[1-9]/);
+  const curves = await page.getByTestId('chart-percentiles').getAttribute('data-series');
+
   await page.getByTestId('share-button').click();
-  await expect(page.getByTestId('share-too-large')).toBeVisible();
+  const level = page.getByTestId('share-level');
+  await expect(level).toHaveAttribute('data-level', 'figures');
+  await expect(level).toContainText('figures only');
+  const url = await page.getByTestId('share-url').inputValue();
+  expect(url.length).toBeLessThanOrEqual(32 * 1024 + 200);
+
+  const fresh = await isolatedPage(browser, baseURL ?? '');
+  await fresh.goto(url);
+  await expect(fresh.getByTestId('snapshot-banner')).toHaveAttribute('data-level', 'figures');
+  const reopened = await tableValues(fresh);
+  for (const key of carried) expect(reopened[key], key).toBe(original[key]);
+  await fresh.getByRole('tab', { name: 'Percentile distribution' }).click();
+  // Every curve but the tagged READ's, which is not carried.
+  await expect(fresh.getByTestId('chart-percentiles')).toHaveAttribute('data-series', String(Number(curves) - 1));
+  await fresh.screenshot({ path: `${ARTIFACTS}/share-figures-only.png`, fullPage: true });
+
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-comparison').click()]);
   const file = await download.path();
   if (!file) throw new Error('no download');
@@ -75,8 +99,6 @@ test('a comparison too large for a link is offered as a file, which reproduces i
   await page.getByRole('button', { name: 'Clear sample data' }).click();
   await page.getByTestId('file-input').setInputFiles({ name: 'comparison.benchlens.json', mimeType: 'application/json', buffer: readFileSync(file) });
   await expect(page.getByTestId('summary-table')).toBeVisible();
-  const reopened = await tableValues(page);
-  // The tagged folder's READ (histogram + .hgrm) is known only as bounds and is not carried.
-  const carried = Object.keys(original).filter((k) => !k.startsWith('tagged-from-sweep READ'));
-  for (const key of carried) expect(reopened[key], key).toBe(original[key]);
+  const fromFile = await tableValues(page);
+  for (const key of carried) expect(fromFile[key], key).toBe(original[key]);
 });
