@@ -15,6 +15,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -221,7 +222,17 @@ async function inBrowser(baseUrl: string, files: string[], decodeOnly: boolean):
   }
 }
 
+function portFree(p: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(p, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
 async function serve(dist: string): Promise<{ url: string; stop: () => void }> {
+  // Another server on the port would answer our requests with its own pages.
+  if (!(await portFree(port))) throw new Error(`port ${port} is in use: choose another with --port`);
   const server = spawn('npx', ['vite', 'preview', '--outDir', dist, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
@@ -238,7 +249,8 @@ async function serve(dist: string): Promise<{ url: string; stop: () => void }> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
-      if ((await fetch(`${url}/bench.html`)).ok) return { url, stop };
+      const page = await fetch(`${url}/bench.html`);
+      if (page.ok && (await page.text()).includes('bench-input')) return { url, stop };
     } catch {
       /* not up yet */
     }
