@@ -104,6 +104,25 @@ function runTimelines(store: Store): Map<number, { t: ThroughputSeries; steps: S
   return byRun;
 }
 
+/** Summaries of the latest windows of each dataset: going back to a window (or to none) costs nothing. */
+const summaries = new WeakMap<Store, { version: number; byWindow: Map<string, RunSummary[]> }>();
+const SUMMARY_CACHE_ENTRIES = 8;
+
+function cachedSummaries(store: Store, options: SummaryOptions): RunSummary[] {
+  let cache = summaries.get(store);
+  if (!cache || cache.version !== store.version) {
+    cache = { version: store.version, byWindow: new Map() };
+    summaries.set(store, cache);
+  }
+  const key = JSON.stringify(options.window ?? null);
+  let runs = cache.byWindow.get(key);
+  if (runs) cache.byWindow.delete(key);
+  else runs = summarizeRuns(store, options);
+  cache.byWindow.set(key, runs);
+  if (cache.byWindow.size > SUMMARY_CACHE_ENTRIES) cache.byWindow.delete(cache.byWindow.keys().next().value as string);
+  return runs;
+}
+
 export function analyseStore(
   store: Store,
   fileErrors: readonly ParseIssue[],
@@ -111,7 +130,7 @@ export function analyseStore(
   options: SummaryOptions = {},
   files: readonly FileReport[] = [],
 ): Analysis {
-  const runs = summarizeRuns(store, options);
+  const runs = cachedSummaries(store, options);
   const series = runTimelines(store);
   const damaged = new Set([...files.filter((f) => f.skipped > 0 || f.problems > 0).map((f) => f.path), ...fileErrors.map((e) => e.file)]);
   return {

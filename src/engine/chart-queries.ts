@@ -1,5 +1,5 @@
 import type { Db } from './db.ts';
-import { countsPerSecond, groupExtents, groupSummaries, mergeHistograms, summariesAt, type MergedHistograms, type Selection } from './queries.ts';
+import { countsPerSecond, groupExtents, groupSummaries, mergeHistograms, summariesAt, type MergedHistogram, type Selection } from './queries.ts';
 import type { SeriesInfo, Store } from './store.ts';
 
 /**
@@ -72,11 +72,11 @@ function bucketFor(db: Db, series: readonly SeriesInfo[], maxPoints: number): { 
  * the percentile of a latency-over-time chart then re-reads them without a query. Large results
  * are not kept (their typed arrays would hold on to memory the next load needs).
  */
-const overTimeCache = new WeakMap<Store, { version: number; entries: Map<string, MergedHistograms> }>();
+const overTimeCache = new WeakMap<Store, { version: number; entries: Map<string, MergedHistogram[]> }>();
 const OVER_TIME_CACHE_ENTRIES = 4;
 const OVER_TIME_CACHE_MAX_ROWS = 2_000_000;
 
-function mergedOverTime(store: Store, sel: Selection, bucketS: number): MergedHistograms {
+function mergedOverTime(store: Store, sel: Selection, bucketS: number): MergedHistogram[] {
   let cache = overTimeCache.get(store);
   if (!cache || cache.version !== store.version) {
     cache = { version: store.version, entries: new Map() };
@@ -91,7 +91,7 @@ function mergedOverTime(store: Store, sel: Selection, bucketS: number): MergedHi
     return hit;
   }
   const merged = mergeHistograms(store.db, sel, bucketS);
-  if (merged.n.length <= OVER_TIME_CACHE_MAX_ROWS) {
+  if (merged.reduce((rows, m) => rows + m.histogram.count.length, 0) <= OVER_TIME_CACHE_MAX_ROWS) {
     cache.entries.set(key, merged);
     if (cache.entries.size > OVER_TIME_CACHE_ENTRIES) cache.entries.delete(cache.entries.keys().next().value as string);
   }

@@ -1,5 +1,6 @@
 import { tableFromArrays } from 'apache-arrow';
-import { nextDown } from '../model/hdr-stats.ts';
+import { max, mean, min, nextDown, stdDeviation, valueAtPercentile, valueAtRank } from '../model/hdr-stats.ts';
+import type { SparseHistogram } from '../model/types.ts';
 import type { Db } from './db.ts';
 
 /**
@@ -123,97 +124,76 @@ export interface GroupSummary extends GroupStats {
 }
 
 /**
- * For every group (and time bucket of `bucketS` seconds, when given): count, min, max and mean
- * exactly as HdrHistogram computes them (bucket mid-points, exact integer sums), the standard
- * deviation (from exact sums in one pass: equal to HdrHistogram's two-pass value except where it is
- * below ~1e-4 of the mean), and the values at `percentiles` — read from the merged histogram,
- * never averaged or maxed over clients or intervals. A series may stand in several groups (its
- * client's and its run's), so per-client and merged figures come from one call.
- *
- * Statistics come from one SQL aggregate (exact integer sums); percentiles from one ordered pass
- * over the merged buckets, which costs a fraction of a window function over the same rows and
- * makes 120 percentiles (a distribution plot) as cheap as one.
+ * For every group (and time bucket of `bucketS` seconds, when given): count, min, max, mean and
+ * standard deviation as HdrHistogram 2.2.2 computes them, and the values at `percentiles` — read
+ * from the merged histogram, never averaged or maxed over clients or intervals. A series may stand
+ * in several groups (its client's and its run's), so per-client and merged figures come from one
+ * call.
  */
 export function groupSummaries(db: Db, sel: Selection, percentiles: readonly number[], bucketS: number | null = null): GroupSummary[] {
   return summariesAt(mergeHistograms(db, sel, bucketS), percentiles);
 }
 
-/**
- * The merged histogram of every group (and time bucket), held in typed arrays: asking it for other
- * percentiles (the chart's percentile changed) costs one walk, no query.
- */
-export interface MergedHistograms {
-  /** One per (g, tb), in (g, tb) order: count, min, max, mean, stddev. */
-  stats: Omit<GroupSummary, 'values'>[];
-  /** Buckets in (g, tb, lo) order: group, time bucket, highest equivalent value, count. */
-  g: Float64Array;
-  tb: Float64Array;
-  hi: Float64Array;
-  n: Float64Array;
+/** One merged histogram: a group's, or a group's in one time bucket. */
+export interface MergedHistogram {
+  g: number;
+  /** Second starting the time bucket (0 without bucketing). */
+  tb: number;
+  /** Raw samples (exact values) rather than HdrHistogram buckets. */
+  raw: boolean;
+  histogram: SparseHistogram;
 }
 
-export function mergeHistograms(db: Db, sel: Selection, bucketS: number | null = null): MergedHistograms {
+/**
+ * Every group's merged histogram (per time bucket when `bucketS` is given), in (g, tb) order. DuckDB
+ * does the merging — filter by window, sum buckets across series — and hands back one ordered set
+ * of typed arrays; each histogram is a view into them, so reading figures from it (again, for other
+ * percentiles) costs no query.
+ */
+export function mergeHistograms(db: Db, sel: Selection, bucketS: number | null = null): MergedHistogram[] {
   setSelection(db, sel);
-  db.query(`CREATE OR REPLACE TEMP TABLE h AS WITH ${histCte(sel, bucketS)} SELECT * FROM h WHERE n > 0`, [bucketS]);
-  const stats = db
-    .query(
-      `SELECT g, tb::BIGINT AS tb, sum(n)::BIGINT AS count, min(lo)::BIGINT AS min, max(lo + width - 1)::BIGINT AS max,
-              (sum(n * (lo + width // 2)::HUGEINT)::DOUBLE / sum(n)::DOUBLE) AS mean,
-              sum(n * (lo + width // 2)::HUGEINT * (lo + width // 2)::HUGEINT)::DOUBLE AS s2,
-              bool_and(raw) AS raw_values
-       FROM h GROUP BY g, tb ORDER BY g, tb`,
-    )
-    .map((r) => {
-      const count = r.count as number;
-      const mean = r.mean as number;
-      return {
-        g: r.g as number,
-        tb: r.tb as number,
-        count,
-        min: r.min as number,
-        max: r.max as number,
-        mean,
-        stddev: Math.sqrt(Math.max(0, (r.s2 as number) / count - mean * mean)),
-        rawValues: r.raw_values as boolean,
-      };
+  const [g, tb, lo, width, n, raw] = db.queryColumns(
+    `WITH ${histCte(sel, bucketS)}
+     SELECT g::DOUBLE, tb::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE, raw::INTEGER::DOUBLE
+     FROM h WHERE n > 0 ORDER BY g, tb, lo`,
+    [bucketS],
+  ) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+  const out: MergedHistogram[] = [];
+  for (let start = 0; start < g.length; ) {
+    let end = start;
+    let total = 0;
+    while (end < g.length && g[end] === g[start] && tb[end] === tb[start]) total += n[end++] as number;
+    out.push({
+      g: g[start] as number,
+      tb: tb[start] as number,
+      raw: raw[start] === 1,
+      histogram: { lo: lo.subarray(start, end), width: width.subarray(start, end), count: n.subarray(start, end), totalCount: total },
     });
-  const [g, tb, hi, n] = db.queryColumns(`SELECT g::DOUBLE, tb::DOUBLE, (lo + width - 1)::DOUBLE, n::DOUBLE FROM h ORDER BY g, tb, lo`) as [
-    Float64Array,
-    Float64Array,
-    Float64Array,
-    Float64Array,
-  ];
-  db.exec('DROP TABLE h');
-  return { stats, g, tb, hi, n };
+    start = end;
+  }
+  return out;
 }
 
 /**
- * Each group's figures with its values at `percentiles`. Ranks: for HdrHistogram groups
- * HdrHistogram 2.2.2's rule bit for bit (the percentile moved down one ulp, then
- * ceil((p × count) / 100) in double arithmetic, in that order — JavaScript's doubles are Java's);
- * for raw groups the exact nearest rank ⌈p/100 · n⌉ in integers. The value is the highest value
- * equivalent to the first bucket whose running count reaches the rank: the walk HdrHistogram's
- * getValueAtPercentile does, once for all percentiles.
+ * Each histogram's figures with its values at `percentiles`: HdrHistogram 2.2.2's own algorithms
+ * (the JavaScript reference in src/model/hdr-stats.ts, bit for bit the Java results) for histogram
+ * buckets; for raw samples the exact nearest rank ⌈p/100 · n⌉ in integers.
  */
-export function summariesAt(merged: MergedHistograms, percentiles: readonly number[]): GroupSummary[] {
+export function summariesAt(merged: readonly MergedHistogram[], percentiles: readonly number[]): GroupSummary[] {
   const terms = percentiles.map(percentileRankTerms);
-  const { g, tb, hi, n } = merged;
-  let row = 0;
-  return merged.stats.map((group) => {
-    const total = group.count;
-    const ranks = terms.map((t) =>
-      Math.max(1, group.rawValues ? Number((t.num * BigInt(total) + t.den - 1n) / t.den) : Math.ceil((t.pDown * total) / 100)),
-    );
-    const values: (number | null)[] = ranks.map(() => null);
-    const order = ranks.map((_, k) => k).sort((a, b) => (ranks[a] as number) - (ranks[b] as number));
-    let cum = 0;
-    let next = 0;
-    for (; row < g.length && g[row] === group.g && tb[row] === group.tb; row++) {
-      cum += n[row] as number;
-      while (next < order.length && (ranks[order[next] as number] as number) <= cum) values[order[next++] as number] = hi[row] as number;
-    }
-    return { ...group, values };
-  });
+  return merged.map(({ g, tb, raw, histogram: h }) => ({
+    g,
+    tb,
+    count: h.totalCount,
+    min: min(h),
+    max: max(h),
+    mean: mean(h),
+    stddev: stdDeviation(h),
+    rawValues: raw,
+    values: terms.map((t, k) =>
+      raw ? valueAtRank(h, Math.max(1, Number((t.num * BigInt(h.totalCount) + t.den - 1n) / t.den))) : valueAtPercentile(h, percentiles[k] as number),
+    ),
+  }));
 }
 
 export interface SecondCounts {

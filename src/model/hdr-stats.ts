@@ -169,7 +169,7 @@ function javaLong(x: number): number {
 }
 
 /** Value of the first bucket whose cumulative count reaches `rank` (highest or lowest equivalent). */
-function valueAtRank(h: SparseHistogram, rank: number, lowest: boolean): number {
+export function valueAtRank(h: SparseHistogram, rank: number, lowest = false): number {
   const { lo, width, count } = h;
   let cumulative = 0;
   for (let i = 0; i < count.length; i++) {

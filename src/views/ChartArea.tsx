@@ -69,6 +69,8 @@ export function ChartArea({ client, version, views, colours, state, sla, update 
     version,
   );
   const events = useMemo(() => parseEvents(state.events), [state.events]);
+  // The worker's time for the chart on screen: what a user waits after changing percentile, runs or window.
+  const activeQueryMs = { throughput, 'latency-over-time': latencyOverTime, percentiles: distribution, intended }[state.chart as string]?.ms ?? null;
   const timeChart = state.chart === 'throughput' || state.chart === 'latency-over-time';
 
   return (
@@ -131,7 +133,11 @@ export function ChartArea({ client, version, views, colours, state, sla, update 
                 ))}
               </fieldset>
             )}
-            {throughput.ms !== null && state.chart === 'throughput' && <span className="muted small">query {throughput.ms.toFixed(0)} ms</span>}
+            {activeQueryMs !== null && (
+              <span className="muted small" data-testid="chart-query-ms" data-ms={activeQueryMs.toFixed(1)}>
+                query {activeQueryMs.toFixed(0)} ms
+              </span>
+            )}
           </div>
         </>
       )}
