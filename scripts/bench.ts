@@ -161,8 +161,8 @@ interface BrowserRun {
   peakMemoryMB: number | null;
   /** performance.measureUserAgentSpecificMemory at the end of the phase (current, not peak). */
   pageMemoryMB: number | null;
-  /** Decode alone, on the page's main thread (same V8 as the worker): histograms and ms. */
-  decodeOnly: { histograms: number; ms: number } | null;
+  /** Decode alone, on the page's main thread (same V8 as the worker): histograms, ms, renderer CPU seconds. */
+  decodeOnly: { histograms: number; ms: number; cpuSeconds: number } | null;
 }
 
 function vmHwmMB(pid: number): number | null {
@@ -174,11 +174,13 @@ function vmHwmMB(pid: number): number | null {
   }
 }
 
-async function rendererPids(browser: Browser): Promise<number[]> {
+/** Chromium's renderer processes: their pids and CPU seconds used so far. */
+async function renderers(browser: Browser): Promise<{ pids: number[]; cpuSeconds: number }> {
   const cdp = await browser.newBrowserCDPSession();
-  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
+  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number; cpuTime: number }[] };
   await cdp.detach();
-  return processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+  const list = processInfo.filter((p) => p.type === 'renderer');
+  return { pids: list.map((p) => p.id), cpuSeconds: list.reduce((sum, p) => sum + p.cpuTime, 0) };
 }
 
 async function inBrowser(baseUrl: string, files: string[], decodeOnly: boolean): Promise<BrowserRun & { chromium: string }> {
@@ -193,7 +195,7 @@ async function inBrowser(baseUrl: string, files: string[], decodeOnly: boolean):
       if (window.benchError) throw new Error(window.benchError);
       return window.benchReady ?? 0;
     });
-    const pids = await rendererPids(browser);
+    const { pids } = await renderers(browser);
     // Peak RSS from here on: writing 5 to clear_refs resets VmHWM (Linux ≥ 4.0).
     for (const pid of pids) {
       try {
@@ -214,7 +216,14 @@ async function inBrowser(baseUrl: string, files: string[], decodeOnly: boolean):
       if (!crossOriginIsolated || !measure) return null;
       return (await measure.call(performance)).bytes / 2 ** 20;
     });
-    const decoded = decodeOnly ? await page.evaluate(() => window.benchDecode?.() ?? null) : null;
+    let decoded: BrowserRun['decodeOnly'] = null;
+    if (decodeOnly) {
+      // Renderer CPU time as well as wall time: on a shared machine the wall clock counts other processes too.
+      await page.evaluate(() => window.benchPrepare?.());
+      const before = (await renderers(browser)).cpuSeconds;
+      const r = await page.evaluate(() => window.benchDecode?.() ?? null);
+      if (r) decoded = { ...r, cpuSeconds: (await renderers(browser)).cpuSeconds - before };
+    }
     if (pageErrors.length) throw new Error(`page errors: ${pageErrors.join('; ')}`);
     return { result, startupMs, peakMemoryMB: peaks.length ? Math.max(...peaks) : null, pageMemoryMB, decodeOnly: decoded, chromium: browser.version() };
   } finally {
@@ -341,7 +350,15 @@ try {
       seconds: round(h.result.parsedMs / 1000),
       histogramsPerS: Math.round(written / (h.result.parsedMs / 1000)),
       loadSeconds: round(h.result.loadedMs / 1000),
-      decodeOnly: h.decodeOnly ? { histograms: h.decodeOnly.histograms, seconds: round(h.decodeOnly.ms / 1000), histogramsPerS: Math.round(h.decodeOnly.histograms / (h.decodeOnly.ms / 1000)) } : null,
+      decodeOnly: h.decodeOnly
+        ? {
+            histograms: h.decodeOnly.histograms,
+            seconds: round(h.decodeOnly.ms / 1000),
+            histogramsPerS: Math.round(h.decodeOnly.histograms / (h.decodeOnly.ms / 1000)),
+            rendererCpuSeconds: round(h.decodeOnly.cpuSeconds),
+            histogramsPerCpuS: h.decodeOnly.cpuSeconds > 0 ? Math.round(h.decodeOnly.histograms / h.decodeOnly.cpuSeconds) : null,
+          }
+        : null,
       peakMemoryMB: h.peakMemoryMB === null ? null : Math.round(h.peakMemoryMB),
     },
     mergedP99: { ms: round(h.result.mergedMs, 1) },
@@ -363,7 +380,7 @@ try {
 function printTable(doc: {
   machine: { cpus: number; chromium: string; native: string | null };
   rawCsvRuns: { rows: number; mb: number; seconds: number; rowsPerS: number; mbPerS: number; nativeSeconds: number | null; nativeRatio: number | null; mergedP99Ms: number; requeryMs: number; firstChartMs: number; peakMemoryMB: number | null; p99Match: boolean | null }[];
-  hdr: { histograms: number; seconds: number; histogramsPerS: number; loadSeconds: number; decodeOnly: { histogramsPerS: number } | null; peakMemoryMB: number | null; intervalSeconds: number };
+  hdr: { histograms: number; seconds: number; histogramsPerS: number; loadSeconds: number; decodeOnly: { histogramsPerS: number; histogramsPerCpuS: number | null } | null; peakMemoryMB: number | null; intervalSeconds: number };
   mergedP99: { ms: number };
   requery: { ms: number };
   firstChart: { ms: number; afterLoadMs: number };
@@ -384,7 +401,7 @@ function printTable(doc: {
   }
   const h = doc.hdr;
   console.log(`\nHdrHistogram logs, V1 (YCSB 0.17), ${HDR_CLIENTS} clients × ${HDR_OPS.length} ops × ${n(h.intervalSeconds)} s: ${n(h.histograms)} interval histograms`);
-  console.log(`  read + decoded            ${n(h.seconds, 2)} s = ${n(h.histogramsPerS)} histograms/s (decode alone: ${h.decodeOnly ? `${n(h.decodeOnly.histogramsPerS)} histograms/s` : '–'})`);
+  console.log(`  read + decoded            ${n(h.seconds, 2)} s = ${n(h.histogramsPerS)} histograms/s (decode alone: ${h.decodeOnly ? `${n(h.decodeOnly.histogramsPerS)} histograms/s, ${n(h.decodeOnly.histogramsPerCpuS)} per renderer CPU-second` : '–'})`);
   console.log(`  loaded + analysed         ${n(h.loadSeconds, 2)} s`);
   console.log(`  merged p99, everything    ${n(doc.mergedP99.ms)} ms`);
   console.log(`  re-query, other window    ${n(doc.requery.ms)} ms`);

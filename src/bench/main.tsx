@@ -41,18 +41,26 @@ declare global {
     benchReady?: number;
     benchResult?: BenchResult;
     benchError?: string;
-    benchDecode?: () => Promise<{ histograms: number; ms: number }>;
+    benchPrepare?: () => Promise<number>;
+    benchDecode?: () => { histograms: number; ms: number };
   }
 }
 
-/** Decode alone, without reading, parsing or loading: every histogram of the chosen interval logs. */
-window.benchDecode = async () => {
-  const blobs: string[] = [];
+let blobs: string[] = [];
+
+/** Reads the chosen interval logs' histograms for benchDecode, and decodes a slice to warm up. */
+window.benchPrepare = async () => {
+  blobs = [];
   for (const file of document.querySelector<HTMLInputElement>('input[type=file]')?.files ?? []) {
     for (const line of (await file.text()).split('\n')) if (/^\d/.test(line)) blobs.push(line.slice(line.lastIndexOf(',') + 1));
   }
-  // A warm-up pass over a slice, so that the optimising compiler has seen the loops before timing.
+  // So that the optimising compiler has seen the loops before timing starts.
   for (const blob of blobs.slice(0, 2000)) decodeHistogram(blob);
+  return blobs.length;
+};
+
+/** Decode alone, without reading, parsing or loading. */
+window.benchDecode = () => {
   const t0 = performance.now();
   for (const blob of blobs) decodeHistogram(blob);
   return { histograms: blobs.length, ms: performance.now() - t0 };
