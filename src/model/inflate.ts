@@ -165,7 +165,14 @@ function copyMatch(pos: number, distance: number, len: number): void {
   let i = firstRangeEndingAfter(s);
   if (i === dirtyCount || dirty[i * 2]! >= s + Math.min(len, distance)) return;
   if (distance < DENSE_DISTANCE) {
-    for (let k = 0; k < len; k++) out[pos + k] = out[s + k]!;
+    // Native copies of a doubling span: the pattern is periodic, so any copied prefix is a source.
+    let done = Math.min(len, distance);
+    out.copyWithin(pos, s, s + done);
+    while (done < len) {
+      const n = Math.min(done, len - done);
+      out.copyWithin(pos + done, pos, pos + n);
+      done += n;
+    }
     markDirty(pos, pos + len);
     return;
   }
