@@ -20,6 +20,8 @@ export interface ThroughputSeries {
 }
 
 export interface RunAnalysis extends RunSummary {
+  /** Opened from a comparison (link or file): whole-run figures only, a time window does not apply. */
+  fromComparison: boolean;
   /** Some of the run's files lost lines or had problems: its figures cover what could be read. */
   partial: boolean;
   throughputPerSecond: ThroughputSeries | null;
@@ -136,7 +138,13 @@ export function analyseStore(
   return {
     runs: runs.map((r) => {
       const timeline = series.get(r.id);
-      return { ...r, partial: r.paths.some((p) => damaged.has(p)), throughputPerSecond: timeline?.t ?? null, steps: timeline?.steps ?? [] };
+      return {
+        ...r,
+        fromComparison: store.runs[r.id]?.fixed !== undefined,
+        partial: r.paths.some((p) => damaged.has(p)),
+        throughputPerSecond: timeline?.t ?? null,
+        steps: timeline?.steps ?? [],
+      };
     }),
     errors: [...fileErrors],
     ignored: [...ignored],

@@ -187,7 +187,6 @@ export class Store {
    */
   addSnapshot(snapshot: Snapshot): void {
     const first = this.series.length;
-    const rows = { series: new Float64Column(), lo: new Float64Column(), width: new Float64Column(), n: new Float64Column(), raw: [] as boolean[] };
     for (const r of snapshot.runs) {
       const runId = this.runs.length;
       this.runs.push({ id: runId, key: r.key, label: r.label, paths: [], clients: [], fixed: r });
@@ -208,12 +207,14 @@ export class Store {
           count: b.count.reduce((a, c) => a + c, 0),
           naive: o.naive,
         });
+        // A comparison's latency data has no time: one cell per bucket, with no second.
         for (let i = 0; i < b.lo.length; i++) {
-          rows.series.push(id);
-          rows.lo.push(b.lo[i] as number);
-          rows.width.push(b.width[i] as number);
-          rows.n.push(b.count[i] as number);
-          rows.raw.push(b.raw);
+          if (b.count[i] === 0) continue;
+          this.cells.series.push(id);
+          this.cells.sec.push(Number.NaN);
+          this.cells.lo.push(b.lo[i] as number);
+          this.cells.width.push(b.width[i] as number);
+          this.cells.n.push(b.count[i] as number);
         }
       }
       const t = r.throughputPerSecond;
@@ -235,12 +236,8 @@ export class Store {
       }
     }
     this.flush();
-    this.db.insert(
-      'series_hist',
-      tableFromArrays({ series_id: rows.series.finish(), lo: rows.lo.finish(), width: rows.width.finish(), n: rows.n.finish(), raw: rows.raw }),
-      false,
-    );
     this.insertSeriesRows(this.series.slice(first));
+    refreshSeriesHistograms(this.db);
     this.version++;
   }
 
@@ -275,17 +272,20 @@ export class Store {
       this.intervals = this.emptyIntervals();
     }
     if (this.cells.n.length > 0) {
+      const sec = this.cells.sec.finish();
+      // NaN marks a bucket with no time (a comparison's); DuckDB would refuse to cast it.
+      const untimed = sec.some((t) => Number.isNaN(t));
       this.db.insert(
-        'cells',
-        tableFromArrays({
-          series_id: this.cells.series.finish(),
-          sec: this.cells.sec.finish(),
-          lo: this.cells.lo.finish(),
-          width: this.cells.width.finish(),
-          n: this.cells.n.finish(),
-        }),
-        false,
+        untimed ? 'cells_staging' : 'cells',
+        tableFromArrays({ series_id: this.cells.series.finish(), sec, lo: this.cells.lo.finish(), width: this.cells.width.finish(), n: this.cells.n.finish() }),
+        untimed,
       );
+      if (untimed) {
+        this.db.exec(
+          `INSERT INTO cells SELECT series_id, CASE WHEN isnan(sec) THEN NULL ELSE sec END, lo, width, n FROM cells_staging;
+           DROP TABLE cells_staging`,
+        );
+      }
       this.cells = this.emptyCells();
     }
     if (this.samples.lat.length > 0) {

@@ -233,10 +233,10 @@ export const dbBacked = (s: SeriesInfo): boolean => s.source === 'histogram' || 
 /**
  * An operation opened from a figures-only link sits in DuckDB as a stand-in histogram that
  * reproduces its count, min, max and percentiles but not its mean and stddev: those it carries.
- * A window leaves the stand-in nothing to show, so nothing is carried into it either.
+ * A comparison has no time in its latency data, so a window never applies to it (see `at`).
  */
-function withCarriedMoments(f: Figures, m: MergeGroup, w: SummaryOptions['window']): Figures {
-  const moments = w ? null : figuresOnlyMoments(m.run.fixed, m.op);
+function withCarriedMoments(f: Figures, m: MergeGroup): Figures {
+  const moments = figuresOnlyMoments(m.run.fixed, m.op);
   return moments ? { ...f, ...moments } : f;
 }
 
@@ -256,7 +256,9 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     const e = extents.get(runId);
     return e ? Math.floor(e.startUs / 1e6) : null;
   };
+  // A run opened from a comparison has no per-second latency: it keeps its whole-run figures.
   const at = (s: SeriesInfo, offsetS: number | null | undefined) => {
+    if (store.runs[s.runId]?.fixed) return null;
     const first = firstSecond(s.runId);
     return offsetS == null || first === null ? null : first + offsetS;
   };
@@ -285,7 +287,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     for (const m of ofRun) {
       const perClient: ClientFigures[] = m.series.map((s) => {
         if (dbBacked(s)) {
-          return { client: s.client, file: s.file, source: s.source, exact: true, ...withCarriedMoments(figuresFromStats(summaries.get(s.id)), m, w) };
+          return { client: s.client, file: s.file, source: s.source, exact: true, ...withCarriedMoments(figuresFromStats(summaries.get(s.id)), m) };
         }
         if (s.source === 'distribution') {
           const { figures, exact } = figuresFromDistribution(s);
@@ -297,7 +299,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
       let merged: Figures;
       let exact: boolean;
       if (m.refusal === null && m.series.every(dbBacked)) {
-        merged = withCarriedMoments(figuresFromStats(summaries.get(m.g)), m, w);
+        merged = withCarriedMoments(figuresFromStats(summaries.get(m.g)), m);
         exact = true;
       } else if (m.refusal === null && perClient.length === 1 && perClient[0]) {
         const { client, file, source, exact: single, ...figures } = perClient[0];

@@ -241,7 +241,7 @@ export function App() {
                 </label>
                 {slaError && <span className="warn"> {slaError}</span>}
               </div>
-              <WindowControl window={state.window} onChange={setWindow} queryMs={engine.lastQueryMs} />
+              <WindowControl window={state.window} onChange={setWindow} queryMs={engine.lastQueryMs} wholeRunOnly={views.filter((v) => !v.hidden && v.run.fromComparison).map((v) => v.label)} />
               <div className="table-scroll">
                 <SummaryTable views={views} sla={sla} />
               </div>

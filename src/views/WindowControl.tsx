@@ -4,7 +4,18 @@ import type { ViewState } from '../state/view-state.ts';
 type Window = ViewState['window'];
 
 /** Restrict every figure to seconds N–M after each run's own start (e.g. skip warm-up). */
-export function WindowControl({ window, onChange, queryMs }: { window: Window; onChange: (w: Window) => void; queryMs: number | null }) {
+export function WindowControl({
+  window,
+  onChange,
+  queryMs,
+  wholeRunOnly,
+}: {
+  window: Window;
+  onChange: (w: Window) => void;
+  queryMs: number | null;
+  /** Runs opened from a comparison: their latency data has no time, so they keep whole-run figures. */
+  wholeRunOnly: readonly string[];
+}) {
   const [from, setFrom] = useState(window?.fromS?.toString() ?? '');
   const [to, setTo] = useState(window?.toS?.toString() ?? '');
   const parse = (t: string): number | null => (t.trim() === '' || !(Number(t) >= 0) ? null : Number(t));
@@ -37,6 +48,11 @@ export function WindowControl({ window, onChange, queryMs }: { window: Window; o
         </button>
       )}
       {queryMs !== null && <span className="muted small"> re-queried in {queryMs.toFixed(0)} ms</span>}
+      {window && wholeRunOnly.length > 0 && (
+        <p className="notice small" data-testid="window-not-applied">
+          The window does not apply to {wholeRunOnly.join(', ')}: opened from a comparison, which carries whole-run latency only — these rows show the whole run.
+        </p>
+      )}
     </form>
   );
 }

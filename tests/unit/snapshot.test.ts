@@ -86,6 +86,14 @@ describe('comparison snapshots', () => {
     expect(compared).toBeGreaterThan(30);
   });
 
+  it('a time window leaves a comparison\'s runs at their whole-run figures (they carry no per-second latency), and says so', async () => {
+    const store = new Store(await openNodeDb());
+    store.addSnapshot(snapshot);
+    const windowed = analyseStore(store, [], [], { window: { fromS: 5, toS: 15 } });
+    expect(windowed.runs.every((r) => r.fromComparison)).toBe(true);
+    expectSameFigures(windowed, original, omitted);
+  });
+
   it('a comparison file (JSON, HdrHistogram base64) reproduces every figure exactly', async () => {
     const file = snapshotToComparisonFile(snapshot);
     expect(JSON.parse(file)).toMatchObject({ format: 'benchlens-comparison', version: 1 });

@@ -47,6 +47,7 @@ export function view(
     dir: key,
     paths: [],
     partial: false,
+    fromComparison: false,
     clients: [{ client: 'client1', files: [] }],
     target: null,
     threadsPerClient: null,
