@@ -1,5 +1,4 @@
-import type { Db } from './db.ts';
-import { countsPerSecond, groupExtents, groupSummaries, mergeHistograms, summariesAt, type MergedHistogram, type Selection } from './queries.ts';
+import { countsPerSecond, groupSummaries, runExtents, mergeHistograms, summariesAt, type MergedHistogram, type Selection } from './queries.ts';
 import type { SeriesInfo, Store } from './store.ts';
 
 /**
@@ -60,8 +59,8 @@ function groupByRunOp(series: readonly SeriesInfo[], opOf: (s: SeriesInfo) => st
   return { sel: { seriesIds: series.map((s) => s.id), groups }, keys };
 }
 
-function bucketFor(db: Db, series: readonly SeriesInfo[], maxPoints: number): { bucketS: number; startS: Map<number, number> } {
-  const extents = groupExtents(db, { seriesIds: series.map((s) => s.id), groups: series.map((s) => s.runId) });
+function bucketFor(store: Store, series: readonly SeriesInfo[], maxPoints: number): { bucketS: number; startS: Map<number, number> } {
+  const extents = runExtents(store, series);
   const longest = Math.max(1, ...extents.map((e) => (e.endUs - e.startUs) / 1e6));
   const bucketS = Math.max(1, Math.ceil(longest / Math.max(1, maxPoints)));
   return { bucketS, startS: new Map(extents.map((e) => [e.g, Math.floor(e.startUs / 1e6)])) };
@@ -104,7 +103,7 @@ export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
     // Failed operations are shown under the operation they belong to (READ-FAILED → READ).
     const series = timedSeries(store, q.runIds, (s) => s.kind === 'op' || s.kind === 'failed');
     const { sel, keys } = groupByRunOp(series, (s) => s.op.replace(/-FAILED$/i, ''));
-    const { bucketS, startS } = bucketFor(db, series, q.maxPoints);
+    const { bucketS, startS } = bucketFor(store, series, q.maxPoints);
     const rows = countsPerSecond(db, sel, bucketS);
     const ok = new Map<number, TimeSeries>();
     const failed = new Map<number, TimeSeries>();
@@ -137,7 +136,7 @@ export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
     const ops = new Set(q.ops);
     const series = timedSeries(store, q.runIds, (s) => ops.has(s.op));
     const { sel, keys } = groupByRunOp(series, (s) => s.op);
-    const { bucketS, startS } = bucketFor(db, series, q.maxPoints);
+    const { bucketS, startS } = bucketFor(store, series, q.maxPoints);
     const out = new Map<number, TimeSeries>();
     for (const r of summariesAt(mergedOverTime(store, sel, bucketS), [q.percentile])) {
       const value = r.values[0];

@@ -2,6 +2,7 @@ import { tableFromArrays } from 'apache-arrow';
 import { max, mean, min, nextDown, stdDeviation, valueAtPercentile, valueAtRank } from '../model/hdr-stats.ts';
 import type { SparseHistogram } from '../model/types.ts';
 import type { Db } from './db.ts';
+import type { SeriesInfo, Store } from './store.ts';
 
 /**
  * The analyses as SQL. A query works on a *selection*: series ids, each mapped to a group number
@@ -254,6 +255,12 @@ export function groupExtents(db: Db, sel: Selection): Extent[] {
      ) GROUP BY g ORDER BY g`,
   );
   return rows.map((r) => ({ g: r.g as number, startUs: r.start_us as number, endUs: r.end_us as number }));
+}
+
+/** Time covered by each run's `series` (g = run id), kept until the data changes. */
+export function runExtents(store: Store, series: readonly SeriesInfo[]): Extent[] {
+  const ids = series.map((s) => s.id);
+  return store.memo(`extents:${ids.join(',')}`, () => groupExtents(store.db, { seriesIds: ids, groups: series.map((s) => s.runId) }));
 }
 
 /** The merged histogram of each group over all time, bucket by bucket in value order. */

@@ -71,6 +71,7 @@ export class Store {
   series: SeriesInfo[] = [];
   /** Bumped on every change of the data, so derived results can be cached. */
   version = 0;
+  private memos = { version: -1, values: new Map<string, unknown>() };
   private cells = this.emptyCells();
   private intervals = this.emptyIntervals();
   private samples = this.emptySamples();
@@ -79,6 +80,13 @@ export class Store {
   constructor(readonly db: Db) {
     for (const sql of SCHEMA_SQL) db.exec(sql);
     refreshSeriesHistograms(db);
+  }
+
+  /** `compute()`, kept until the data changes: for figures that do not depend on the view (time extents). */
+  memo<T>(key: string, compute: () => T): T {
+    if (this.memos.version !== this.version) this.memos = { version: this.version, values: new Map() };
+    if (!this.memos.values.has(key)) this.memos.values.set(key, compute());
+    return this.memos.values.get(key) as T;
   }
 
   /** Forget everything loaded so far. */

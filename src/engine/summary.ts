@@ -3,7 +3,7 @@ import { opKind } from '../model/naming.ts';
 import { setOwn } from '../model/own.ts';
 import type { OpKind } from '../model/types.ts';
 import { figuresOnlyMoments } from '../state/figures-only.ts';
-import { groupExtents, groupSummaries, type GroupSummary } from './queries.ts';
+import { groupSummaries, runExtents, type GroupSummary } from './queries.ts';
 import type { RunInfo, SeriesInfo, SeriesSource, Store } from './store.ts';
 
 /**
@@ -248,7 +248,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
   // Run extent and throughput: every op/failed series with time, whatever was chosen for latency.
   const timed = store.series.filter((s) => dbBacked(s) && (s.kind === 'op' || s.kind === 'failed'));
   const extents = new Map(
-    groupExtents(store.db, { seriesIds: timed.map((s) => s.id), groups: timed.map((s) => s.runId) }).map((e) => [e.g, e]),
+    runExtents(store, timed).map((e) => [e.g, e]),
   );
   const w = options.window ?? null;
   // A window counts whole seconds from the run's first second, the seconds its charts show.
