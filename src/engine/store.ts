@@ -74,7 +74,9 @@ export class Store {
   private memos = { version: -1, values: new Map<string, unknown>() };
   private cells = this.emptyCells();
   private intervals = this.emptyIntervals();
-  private samples = this.emptySamples();
+  /** Raw series waiting to be counted into cells: their own arrays, not copies. */
+  private samples: { seriesId: number; timeMs: Float64Array; latency: Float64Array }[] = [];
+  private samplesRows = 0;
   private rawExtents = this.emptyRawExtents();
 
   constructor(readonly db: Db) {
@@ -153,21 +155,19 @@ export class Store {
           } else if (data.kind === 'raw') {
             let first = Infinity;
             let last = -Infinity;
-            for (let i = 0; i < data.latency.length; i++) {
-              this.samples.series.push(info.id);
-              const t = data.timeMs[i] as number;
-              const ms = Number.isFinite(t) ? Math.floor(t) : Number.NaN;
-              if (ms < first) first = ms;
-              if (ms > last) last = ms;
-              this.samples.time.push(ms);
-              this.samples.lat.push(data.latency[i] as number);
-              if (this.samples.lat.length >= FLUSH_ROWS) this.flush();
+            for (const t of data.timeMs) {
+              // NaN (no time) fails both comparisons.
+              if (t < first) first = t;
+              if (t > last) last = t;
             }
             if (first <= last) {
               this.rawExtents.series.push(info.id);
-              this.rawExtents.start.push(first * 1000);
-              this.rawExtents.end.push(last * 1000);
+              this.rawExtents.start.push(Math.floor(first) * 1000);
+              this.rawExtents.end.push(Math.floor(last) * 1000);
             }
+            this.samples.push({ seriesId: info.id, timeMs: data.timeMs, latency: data.latency });
+            this.samplesRows += data.latency.length;
+            if (this.samplesRows >= FLUSH_ROWS) this.flush();
             info.count = data.latency.length;
           } else if (data.kind === 'distribution') {
             info.distribution = data;
@@ -296,21 +296,28 @@ export class Store {
       }
       this.cells = this.emptyCells();
     }
-    if (this.samples.lat.length > 0) {
+    if (this.samplesRows > 0) {
       // Samples pass through a staging table only to be counted per (series, second, value).
       // NaN marks a missing time; DuckDB would refuse to cast it, so its second becomes NULL.
-      this.db.insert(
-        'samples_staging',
-        tableFromArrays({ series_id: this.samples.series.finish(), t_ms: this.samples.time.finish(), lat: this.samples.lat.finish() }),
-        true,
-      );
+      const seriesId = new Int32Array(this.samplesRows);
+      const timeMs = new Float64Array(this.samplesRows);
+      const latency = new Float64Array(this.samplesRows);
+      let at = 0;
+      for (const s of this.samples) {
+        seriesId.fill(s.seriesId, at, at + s.latency.length);
+        timeMs.set(s.timeMs, at);
+        latency.set(s.latency, at);
+        at += s.latency.length;
+      }
+      this.db.insert('samples_staging', tableFromArrays({ series_id: seriesId, t_ms: timeMs, lat: latency }), true);
       this.db.exec(
         `INSERT INTO cells
            SELECT series_id, CASE WHEN isnan(t_ms) THEN NULL ELSE floor(t_ms / 1000) END, lat, 1, count(*)
            FROM samples_staging GROUP BY ALL;
          DROP TABLE samples_staging`,
       );
-      this.samples = this.emptySamples();
+      this.samples = [];
+      this.samplesRows = 0;
     }
     if (this.rawExtents.series.length > 0) {
       this.db.insert(
@@ -327,9 +334,6 @@ export class Store {
   }
   private emptyIntervals() {
     return { series: new Float64Column(), start: new Float64Column(), length: new Float64Column(), n: new Float64Column() };
-  }
-  private emptySamples() {
-    return { series: new Float64Column(), time: new Float64Column(), lat: new Float64Column() };
   }
   private emptyRawExtents() {
     return { series: new Float64Column(), start: new Float64Column(), end: new Float64Column() };
