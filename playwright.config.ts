@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_ARGS } from './scripts/chromium.ts';
 
 /** Browser tests drive Debian's Chromium (never a downloaded browser) against the built app. */
 export default defineConfig({
@@ -11,18 +12,6 @@ export default defineConfig({
   use: {
     baseURL: process.env.BENCHLENS_URL ?? 'http://127.0.0.1:4173',
     viewport: { width: 1400, height: 1000 },
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
   },
 });

@@ -20,19 +20,11 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { BenchResult } from '../src/bench/main.tsx';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 import { writeHdrLogs, writeRawCsv } from './generate-data.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-/** As playwright.config.ts: the network is closed, so no background connections. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+const BENCH_CHROMIUM_ARGS = [
+  ...CHROMIUM_ARGS,
   // measureUserAgentSpecificMemory answers at once instead of at the next GC (up to 20 s later).
   '--enable-blink-features=ForceEagerMeasureMemory',
 ];
@@ -184,7 +176,7 @@ async function renderers(browser: Browser): Promise<{ pids: number[]; cpuSeconds
 }
 
 async function inBrowser(baseUrl: string, files: string[], decodeOnly: boolean): Promise<BrowserRun & { chromium: string }> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: BENCH_CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const pageErrors: string[] = [];
