@@ -69,22 +69,23 @@ function windowed(sel: Selection): boolean {
 }
 
 /**
- * Buckets of the selection, summed per group and time bucket: h(g, tb, lo, width, n, raw). `tb` is
- * the second starting the time bucket ($1 seconds wide), or 0 when $1 is null. Cells are read
- * once per series (`hs`), then regrouped: a series in both its client's group and its run's costs
- * one scan. A series has one window, whatever groups it is in.
+ * Buckets of the selection, summed per group and time bucket: h(g, tb, lo, width, n, raw). With
+ * time buckets, `tb` is the second starting the bucket ($1 seconds wide); without, 0 — and the
+ * statement has no parameter at all, so DuckDB folds the time terms away (a prepared statement
+ * evaluates them per row). Cells are read once per series (`hs`), then regrouped: a series in both
+ * its client's group and its run's costs one scan. A series has one window, whatever groups it is in.
  */
-const HIST_FROM_CELLS = `
+function histFromCells(bucketed: boolean): string {
+  const tb = bucketed ? 'c.sec // $1::BIGINT * $1::BIGINT' : '0';
+  return `
   ss AS (
     SELECT DISTINCT sel.series_id, sel.from_s, sel.to_s, s.source = 'raw' AS raw
     FROM sel JOIN series s ON s.series_id = sel.series_id
   ),
   hs AS (
-    SELECT ss.series_id, CASE WHEN $1::BIGINT IS NULL THEN 0 ELSE c.sec // $1::BIGINT * $1::BIGINT END AS tb,
-           c.lo, c.width, sum(c.n)::BIGINT AS n, ss.raw
+    SELECT ss.series_id, ${tb} AS tb, c.lo, c.width, sum(c.n)::BIGINT AS n, ss.raw
     FROM ss JOIN cells c ON c.series_id = ss.series_id
-    WHERE (ss.from_s IS NULL OR c.sec >= ss.from_s) AND (ss.to_s IS NULL OR c.sec < ss.to_s)
-      AND ($1::BIGINT IS NULL OR c.sec IS NOT NULL)
+    WHERE (ss.from_s IS NULL OR c.sec >= ss.from_s) AND (ss.to_s IS NULL OR c.sec < ss.to_s)${bucketed ? ' AND c.sec IS NOT NULL' : ''}
     GROUP BY ALL
   ),
   h AS (
@@ -92,22 +93,22 @@ const HIST_FROM_CELLS = `
     FROM sel JOIN hs ON hs.series_id = sel.series_id
     GROUP BY ALL
   )`;
+}
 
 /**
  * The same for whole series (no window, no time buckets), from `series_hist`: every series'
  * buckets already summed once at load, so merging clients costs thousands of rows, not millions.
- * $1 (no time buckets here) keeps the parameter list of HIST_FROM_CELLS.
  */
 const HIST_FROM_SERIES = `
   h AS (
     SELECT sel.g, 0 AS tb, sh.lo, sh.width, sum(sh.n)::BIGINT AS n, bool_and(sh.raw) AS raw
     FROM sel JOIN series_hist sh ON sh.series_id = sel.series_id
-    WHERE $1::BIGINT IS NULL
     GROUP BY sel.g, sh.lo, sh.width
   )`;
 
 function histCte(sel: Selection, bucketS: number | null): string {
-  return windowed(sel) || bucketS !== null ? HIST_FROM_CELLS : HIST_FROM_SERIES;
+  if (bucketS !== null) return histFromCells(true);
+  return windowed(sel) ? histFromCells(false) : HIST_FROM_SERIES;
 }
 
 /** Rebuild `series_hist` after loading: each series' buckets (or raw values) summed over all time. */
@@ -157,7 +158,7 @@ export function mergeHistograms(db: Db, sel: Selection, bucketS: number | null =
     `WITH ${histCte(sel, bucketS)}
      SELECT g::DOUBLE, tb::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE, raw::INTEGER::DOUBLE
      FROM h WHERE n > 0 ORDER BY g, tb, lo`,
-    [bucketS],
+    bucketS === null ? [] : [bucketS],
   ) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
   const out: MergedHistogram[] = [];
   for (let start = 0; start < g.length; ) {
