@@ -72,7 +72,7 @@ export class Store {
   /** Bumped on every change of the data, so derived results can be cached. */
   version = 0;
   private memos = { version: -1, values: new Map<string, unknown>() };
-  private cells = this.emptyCells();
+  private readonly cells = new CellBatch(() => this.flushCells());
   private intervals = this.emptyIntervals();
   /** Raw series waiting to be counted into cells: their own arrays, not copies. */
   private samples: { seriesId: number; timeMs: Float64Array; latency: Float64Array }[] = [];
@@ -140,17 +140,7 @@ export class Store {
               this.intervals.length.push(interval.lengthUs);
               this.intervals.n.push(h.totalCount);
               info.count += h.totalCount;
-              const sec = Math.floor(interval.startUs / 1e6);
-              for (let i = 0; i < h.lo.length; i++) {
-                const n = h.count[i] as number;
-                if (n === 0) continue;
-                this.cells.series.push(info.id);
-                this.cells.sec.push(sec);
-                this.cells.lo.push(h.lo[i] as number);
-                this.cells.width.push(h.width[i] as number);
-                this.cells.n.push(n);
-              }
-              if (this.cells.n.length >= FLUSH_ROWS) this.flush();
+              this.cells.add(info.id, Math.floor(interval.startUs / 1e6), h.lo, h.width, h.count);
             }
           } else if (data.kind === 'raw') {
             let first = Infinity;
@@ -216,14 +206,8 @@ export class Store {
           naive: o.naive,
         });
         // A comparison's latency data has no time: one cell per bucket, with no second.
-        for (let i = 0; i < b.lo.length; i++) {
-          if (b.count[i] === 0) continue;
-          this.cells.series.push(id);
-          this.cells.sec.push(Number.NaN);
-          this.cells.lo.push(b.lo[i] as number);
-          this.cells.width.push(b.width[i] as number);
-          this.cells.n.push(b.count[i] as number);
-        }
+        const kept = [...b.count.keys()].filter((i) => (b.count[i] as number) > 0);
+        this.cells.add(id, Number.NaN, Float64Array.from(kept, (i) => b.lo[i] as number), Float64Array.from(kept, (i) => b.width[i] as number), Float64Array.from(kept, (i) => b.count[i] as number));
       }
       const t = r.throughputPerSecond;
       if (t) {
@@ -279,23 +263,7 @@ export class Store {
       );
       this.intervals = this.emptyIntervals();
     }
-    if (this.cells.n.length > 0) {
-      const sec = this.cells.sec.finish();
-      // NaN marks a bucket with no time (a comparison's); DuckDB would refuse to cast it.
-      const untimed = sec.some((t) => Number.isNaN(t));
-      this.db.insert(
-        untimed ? 'cells_staging' : 'cells',
-        tableFromArrays({ series_id: this.cells.series.finish(), sec, lo: this.cells.lo.finish(), width: this.cells.width.finish(), n: this.cells.n.finish() }),
-        untimed,
-      );
-      if (untimed) {
-        this.db.exec(
-          `INSERT INTO cells SELECT series_id, CASE WHEN isnan(sec) THEN NULL ELSE sec END, lo, width, n FROM cells_staging;
-           DROP TABLE cells_staging`,
-        );
-      }
-      this.cells = this.emptyCells();
-    }
+    this.flushCells();
     if (this.samplesRows > 0) {
       // Samples pass through a staging table only to be counted per (series, second, value).
       // NaN marks a missing time; DuckDB would refuse to cast it, so its second becomes NULL.
@@ -329,13 +297,62 @@ export class Store {
     }
   }
 
-  private emptyCells() {
-    return { series: new Float64Column(), sec: new Float64Column(), lo: new Float64Column(), width: new Float64Column(), n: new Float64Column() };
+  private flushCells(): void {
+    const columns = this.cells.take();
+    if (!columns) return;
+    // NaN marks a bucket with no time (a comparison's); DuckDB would refuse to cast it.
+    const untimed = columns.sec.some((t) => Number.isNaN(t));
+    this.db.insert(untimed ? 'cells_staging' : 'cells', tableFromArrays(columns), untimed);
+    if (untimed) {
+      this.db.exec(
+        `INSERT INTO cells SELECT series_id, CASE WHEN isnan(sec) THEN NULL ELSE sec END, lo, width, n FROM cells_staging;
+         DROP TABLE cells_staging`,
+      );
+    }
   }
   private emptyIntervals() {
     return { series: new Float64Column(), start: new Float64Column(), length: new Float64Column(), n: new Float64Column() };
   }
   private emptyRawExtents() {
     return { series: new Float64Column(), start: new Float64Column(), end: new Float64Column() };
+  }
+}
+
+/**
+ * Cells gathered for one Arrow batch in preallocated columns: each histogram's buckets go in with
+ * typed-array copies, not value by value (tens of millions of cells for an hour of interval logs).
+ */
+class CellBatch {
+  private readonly series = new Int32Array(FLUSH_ROWS);
+  private readonly sec = new Float64Array(FLUSH_ROWS);
+  private readonly lo = new Float64Array(FLUSH_ROWS);
+  private readonly width = new Float64Array(FLUSH_ROWS);
+  private readonly n = new Float64Array(FLUSH_ROWS);
+  private length = 0;
+
+  constructor(private readonly onFull: () => void) {}
+
+  /** The non-empty buckets of one series in one second; a full batch is handed on as it fills. */
+  add(seriesId: number, sec: number, lo: Float64Array, width: Float64Array, count: Float64Array): void {
+    for (let from = 0; from < lo.length; ) {
+      if (this.length === FLUSH_ROWS) this.onFull();
+      const take = Math.min(lo.length - from, FLUSH_ROWS - this.length);
+      const at = this.length;
+      this.series.fill(seriesId, at, at + take);
+      this.sec.fill(sec, at, at + take);
+      this.lo.set(lo.subarray(from, from + take), at);
+      this.width.set(width.subarray(from, from + take), at);
+      this.n.set(count.subarray(from, from + take), at);
+      this.length += take;
+      from += take;
+    }
+  }
+
+  /** Views of the gathered rows, valid until the next add (DuckDB copies them at once); null when empty. */
+  take(): { series_id: Int32Array; sec: Float64Array; lo: Float64Array; width: Float64Array; n: Float64Array } | null {
+    if (this.length === 0) return null;
+    const end = this.length;
+    this.length = 0;
+    return { series_id: this.series.subarray(0, end), sec: this.sec.subarray(0, end), lo: this.lo.subarray(0, end), width: this.width.subarray(0, end), n: this.n.subarray(0, end) };
   }
 }
