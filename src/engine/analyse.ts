@@ -2,6 +2,7 @@ import { detectSteps, type Step } from '../analysis/steps.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { fileReport, type FileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
+import { snapshotLevel, type LinkLevel, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
 import { countsPerSecond, type SecondCounts } from './queries.ts';
 import { Store } from './store.ts';
@@ -20,8 +21,11 @@ export interface ThroughputSeries {
 }
 
 export interface RunAnalysis extends RunSummary {
-  /** Opened from a comparison (link or file): whole-run figures only, a time window does not apply. */
-  fromComparison: boolean;
+  /**
+   * Opened from a comparison (link or file), and what it carries: whole-run histograms, or the
+   * shown figures only. Either way a time window does not apply. null for runs read from results.
+   */
+  comparison: LinkLevel | null;
   /** Some of the run's files lost lines or had problems: its figures cover what could be read. */
   partial: boolean;
   throughputPerSecond: ThroughputSeries | null;
@@ -106,6 +110,8 @@ function runTimelines(store: Store): Map<number, { t: ThroughputSeries; steps: S
   return byRun;
 }
 
+const comparisonLevel = (fixed: SnapshotRun | undefined): LinkLevel | null => (fixed ? snapshotLevel({ runs: [fixed] }) : null);
+
 /** Summaries of the latest windows of each dataset: going back to a window (or to none) costs nothing. */
 const summaries = new WeakMap<Store, { version: number; byWindow: Map<string, RunSummary[]> }>();
 const SUMMARY_CACHE_ENTRIES = 8;
@@ -140,7 +146,7 @@ export function analyseStore(
       const timeline = series.get(r.id);
       return {
         ...r,
-        fromComparison: store.runs[r.id]?.fixed !== undefined,
+        comparison: comparisonLevel(store.runs[r.id]?.fixed),
         partial: r.paths.some((p) => damaged.has(p)),
         throughputPerSecond: timeline?.t ?? null,
         steps: timeline?.steps ?? [],

@@ -105,7 +105,7 @@ export function snapshotLevel(s: Snapshot): LinkLevel {
   return s.runs.every((r) => Object.values(r.ops).every(hasFullData)) ? 'histograms' : 'figures';
 }
 
-/** The rank the engine's SQL reads percentile p at (queries.ts rankSql), for a group of `count` values. */
+/** The rank the engine reads percentile p at (queries.ts summariesAt), for a group of `count` values. */
 export function percentileRank(p: number, count: number, raw: boolean): number {
   const t = percentileRankTerms(p);
   if (raw) {

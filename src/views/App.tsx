@@ -117,6 +117,9 @@ export function App() {
   );
 
   const views = useMemo(() => buildRunViews(engine.analysis, state), [engine.analysis, state]);
+  // A comparison file dropped in carries what a link would: say which level, as for a link.
+  const comparisonLevels = new Set(engine.analysis?.runs.map((r) => r.comparison) ?? []);
+  const droppedComparison = comparisonLevels.has('figures') ? 'figures' : comparisonLevels.has('histograms') ? 'histograms' : null;
   const colours = useMemo(() => colourMap(views.map((v) => v.system)), [views]);
   const { sla, slaError } = useMemo((): { sla: SlaRule | null; slaError: string | null } => {
     if (!state.sla.trim()) return { sla: null, slaError: null };
@@ -232,6 +235,7 @@ export function App() {
             </section>
             <SharePanel client={engine.client} state={state} visibleKeys={views.filter((v) => !v.hidden).map((v) => v.key)} />
             {source.kind === 'snapshot' && source.level && <SnapshotBanner level={source.level} />}
+            {source.kind !== 'snapshot' && droppedComparison && <SnapshotBanner level={droppedComparison} />}
             <section>
               <h2>Summary</h2>
               <div className="sla">
@@ -241,7 +245,7 @@ export function App() {
                 </label>
                 {slaError && <span className="warn"> {slaError}</span>}
               </div>
-              <WindowControl window={state.window} onChange={setWindow} queryMs={engine.lastQueryMs} wholeRunOnly={views.filter((v) => !v.hidden && v.run.fromComparison).map((v) => v.label)} />
+              <WindowControl window={state.window} onChange={setWindow} queryMs={engine.lastQueryMs} wholeRunOnly={views.filter((v) => !v.hidden && v.run.comparison !== null).map((v) => v.label)} />
               <div className="table-scroll">
                 <SummaryTable views={views} sla={sla} />
               </div>

@@ -97,13 +97,13 @@ export function SharePanel({ client, state, visibleKeys }: { client: EngineClien
   );
 }
 
-/** Beside a comparison opened from a link: what it carries, so nobody looks for what it lacks. */
+/** Beside a comparison opened from a link or a file: what it carries, so nobody looks for what it lacks. */
 export function SnapshotBanner({ level }: { level: LinkLevel }) {
   return (
     <div className="notice" data-testid="snapshot-banner" data-level={level}>
       {level === 'histograms'
         ? 'Opened from a self-contained comparison: the merged figures are recomputed from the histograms it carries. Per-client breakdown and latency over time need the result files.'
-        : 'Opened from a figures-only link: the summary and the percentile distributions show the figures it carries, exactly as they were shared. Other percentiles, time windows, per-client breakdown and latency over time need the comparison file or the result files.'}
+        : 'Opened from a figures-only comparison: the summary and the percentile distributions show the figures it carries, exactly as they were shared. Other percentiles, time windows, per-client breakdown and latency over time need the full comparison file or the result files.'}
     </div>
   );
 }

@@ -99,6 +99,8 @@ test('a comparison whose histograms do not fit travels as figures only, which re
   await page.getByRole('button', { name: 'Clear sample data' }).click();
   await page.getByTestId('file-input').setInputFiles({ name: 'comparison.benchlens.json', mimeType: 'application/json', buffer: readFileSync(file) });
   await expect(page.getByTestId('summary-table')).toBeVisible();
+  // A dropped comparison says what it carries, as a link does: this file holds the full histograms.
+  await expect(page.getByTestId('snapshot-banner')).toHaveAttribute('data-level', 'histograms');
   const fromFile = await tableValues(page);
   for (const key of carried) expect(fromFile[key], key).toBe(original[key]);
 });

@@ -90,7 +90,7 @@ describe('comparison snapshots', () => {
     const store = new Store(await openNodeDb());
     store.addSnapshot(snapshot);
     const windowed = analyseStore(store, [], [], { window: { fromS: 5, toS: 15 } });
-    expect(windowed.runs.every((r) => r.fromComparison)).toBe(true);
+    expect(windowed.runs.every((r) => r.comparison === 'histograms')).toBe(true);
     expectSameFigures(windowed, original, omitted);
   });
 
@@ -222,6 +222,9 @@ describe('figures-only links', () => {
 
     expect(snapshotLevel(linkDataToSnapshot(link.data))).toBe('figures');
     const reopened = analyseStore(reopened12, [], []);
+    // Every run says what it carries, for the banner of a dropped comparison file.
+    expect(reopened.runs.map((r) => r.comparison)).toEqual(reopened.runs.map(() => 'figures'));
+    expect(original12.runs.map((r) => r.comparison)).toEqual(original12.runs.map(() => null));
     expect(expectSameFigures(reopened, original12, [])).toBe(48);
     expectClientRowsAsMerged(reopened);
     expect(expectSameDistribution(reopened12, store12)).toBe(48);

@@ -47,7 +47,7 @@ export function view(
     dir: key,
     paths: [],
     partial: false,
-    fromComparison: false,
+    comparison: null,
     clients: [{ client: 'client1', files: [] }],
     target: null,
     threadsPerClient: null,
