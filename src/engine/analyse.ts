@@ -100,35 +100,17 @@ export function analyseLoaded(
 }
 
 /** Per-second series and steps do not depend on a window: computed once per dataset. */
-const timelines = new WeakMap<Store, { version: number; byRun: Map<number, { t: ThroughputSeries; steps: Step[] }> }>();
-
 function runTimelines(store: Store): Map<number, { t: ThroughputSeries; steps: Step[] }> {
-  const cached = timelines.get(store);
-  if (cached && cached.version === store.version) return cached.byRun;
-  const byRun = new Map([...throughputSeries(store)].map(([run, t]) => [run, { t, steps: timelineSteps(t) }]));
-  timelines.set(store, { version: store.version, byRun });
-  return byRun;
+  return store.memo('timelines', () => new Map([...throughputSeries(store)].map(([run, t]) => [run, { t, steps: timelineSteps(t) }])));
 }
 
 const comparisonLevel = (fixed: SnapshotRun | undefined): LinkLevel | null => (fixed ? snapshotLevel({ runs: [fixed] }) : null);
 
 /** Summaries of the latest windows of each dataset: going back to a window (or to none) costs nothing. */
-const summaries = new WeakMap<Store, { version: number; byWindow: Map<string, RunSummary[]> }>();
 const SUMMARY_CACHE_ENTRIES = 8;
 
 function cachedSummaries(store: Store, options: SummaryOptions): RunSummary[] {
-  let cache = summaries.get(store);
-  if (!cache || cache.version !== store.version) {
-    cache = { version: store.version, byWindow: new Map() };
-    summaries.set(store, cache);
-  }
-  const key = JSON.stringify(options.window ?? null);
-  let runs = cache.byWindow.get(key);
-  if (runs) cache.byWindow.delete(key);
-  else runs = summarizeRuns(store, options);
-  cache.byWindow.set(key, runs);
-  if (cache.byWindow.size > SUMMARY_CACHE_ENTRIES) cache.byWindow.delete(cache.byWindow.keys().next().value as string);
-  return runs;
+  return store.recent('summaries', JSON.stringify(options.window ?? null), SUMMARY_CACHE_ENTRIES, () => summarizeRuns(store, options));
 }
 
 export function analyseStore(

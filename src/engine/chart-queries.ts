@@ -71,30 +71,17 @@ function bucketFor(store: Store, series: readonly SeriesInfo[], maxPoints: numbe
  * the percentile of a latency-over-time chart then re-reads them without a query. Large results
  * are not kept (their typed arrays would hold on to memory the next load needs).
  */
-const overTimeCache = new WeakMap<Store, { version: number; entries: Map<string, MergedHistogram[]> }>();
 const OVER_TIME_CACHE_ENTRIES = 4;
 const OVER_TIME_CACHE_MAX_ROWS = 2_000_000;
 
 function mergedOverTime(store: Store, sel: Selection, bucketS: number): MergedHistogram[] {
-  let cache = overTimeCache.get(store);
-  if (!cache || cache.version !== store.version) {
-    cache = { version: store.version, entries: new Map() };
-    overTimeCache.set(store, cache);
-  }
-  const key = JSON.stringify([sel.seriesIds, sel.groups, bucketS]);
-  const hit = cache.entries.get(key);
-  if (hit) {
-    // Most recently used last.
-    cache.entries.delete(key);
-    cache.entries.set(key, hit);
-    return hit;
-  }
-  const merged = mergeHistograms(store.db, sel, bucketS);
-  if (merged.reduce((rows, m) => rows + m.histogram.count.length, 0) <= OVER_TIME_CACHE_MAX_ROWS) {
-    cache.entries.set(key, merged);
-    if (cache.entries.size > OVER_TIME_CACHE_ENTRIES) cache.entries.delete(cache.entries.keys().next().value as string);
-  }
-  return merged;
+  return store.recent(
+    'merged-over-time',
+    JSON.stringify([sel.seriesIds, sel.groups, bucketS]),
+    OVER_TIME_CACHE_ENTRIES,
+    () => mergeHistograms(store.db, sel, bucketS),
+    (merged) => merged.reduce((rows, m) => rows + m.histogram.count.length, 0) <= OVER_TIME_CACHE_MAX_ROWS,
+  );
 }
 
 export function runChartQuery(store: Store, q: ChartQuery): ChartResult {

@@ -1,5 +1,5 @@
 import { tableFromArrays } from 'apache-arrow';
-import { max, mean, min, nextDown, stdDeviation, valueAtPercentile, valueAtRank } from '../model/hdr-stats.ts';
+import { countAtPercentile, max, mean, min, stdDeviation, valueAtRank } from '../model/hdr-stats.ts';
 import type { SparseHistogram } from '../model/types.ts';
 import type { Db } from './db.ts';
 import type { SeriesInfo, Store } from './store.ts';
@@ -36,12 +36,20 @@ export interface GroupStats {
 }
 
 /**
- * Percentile ranks. HdrHistogram groups use HdrHistogram 2.2.2's rule bit for bit (the percentile
- * moved down one ulp, then ceil((p × count) / 100) in double arithmetic, in that order); raw groups use
- * the exact nearest rank ⌈p/100 · n⌉ with integers, from the decimal digits of p.
+ * The rank percentile p is read at in a group of `count` values: for HdrHistogram groups
+ * HdrHistogram 2.2.2's rule bit for bit (the percentile moved down one ulp, then
+ * ceil((p × count) / 100) in double arithmetic, in that order); for raw groups the exact nearest
+ * rank ⌈p/100 · n⌉ in integers, from the decimal digits of p.
  */
-export function percentileRankTerms(p: number): { pDown: number; num: bigint; den: bigint } {
+export function percentileRank(p: number, count: number, raw: boolean): number {
   if (!(p > 0 && p <= 100)) throw new RangeError(`percentile ${p} must be in (0, 100]`);
+  if (!raw) return countAtPercentile(count, p);
+  const { num, den } = exactFraction(p);
+  return Math.max(1, Number((num * BigInt(count) + den - 1n) / den));
+}
+
+/** p/100 as an exact fraction of integers. */
+function exactFraction(p: number): { num: bigint; den: bigint } {
   // The shortest decimal that reads back as p (what the user typed), as an exact fraction.
   const [mantissa = '0', exponentText = '0'] = String(p).toLowerCase().split('e');
   const [intPart = '0', frac = ''] = mantissa.split('.');
@@ -49,7 +57,7 @@ export function percentileRankTerms(p: number): { pDown: number; num: bigint; de
   const digits = BigInt(intPart + frac);
   const num = scale >= 0 ? digits : digits * 10n ** BigInt(-scale);
   const den = 100n * 10n ** BigInt(Math.max(0, scale));
-  return { pDown: nextDown(p), num, den };
+  return { num, den };
 }
 
 function setSelection(db: Db, sel: Selection): void {
@@ -182,7 +190,6 @@ export function mergeHistograms(db: Db, sel: Selection, bucketS: number | null =
  * buckets; for raw samples the exact nearest rank ⌈p/100 · n⌉ in integers.
  */
 export function summariesAt(merged: readonly MergedHistogram[], percentiles: readonly number[]): GroupSummary[] {
-  const terms = percentiles.map(percentileRankTerms);
   return merged.map(({ g, tb, raw, histogram: h }) => ({
     g,
     tb,
@@ -192,9 +199,7 @@ export function summariesAt(merged: readonly MergedHistogram[], percentiles: rea
     mean: mean(h),
     stddev: stdDeviation(h),
     rawValues: raw,
-    values: terms.map((t, k) =>
-      raw ? valueAtRank(h, Math.max(1, Number((t.num * BigInt(h.totalCount) + t.den - 1n) / t.den))) : valueAtPercentile(h, percentiles[k] as number),
-    ),
+    values: percentiles.map((p) => valueAtRank(h, percentileRank(p, h.totalCount, raw))),
   }));
 }
 

@@ -91,6 +91,28 @@ export class Store {
     return this.memos.values.get(key) as T;
   }
 
+  /**
+   * `compute()` for `key`, kept among the `limit` most recently used results of `space` until the
+   * data changes — for results that depend on the view (a window, a chart's selection). Results
+   * `keep` refuses (too large to hold on to) are computed every time.
+   */
+  recent<T>(space: string, key: string, limit: number, compute: () => T, keep: (value: T) => boolean = () => true): T {
+    const entries = this.memo(`recent:${space}`, () => new Map<string, T>());
+    const hit = entries.get(key);
+    if (hit !== undefined) {
+      // Most recently used last.
+      entries.delete(key);
+      entries.set(key, hit);
+      return hit;
+    }
+    const value = compute();
+    if (keep(value)) {
+      entries.set(key, value);
+      if (entries.size > limit) entries.delete(entries.keys().next().value as string);
+    }
+    return value;
+  }
+
   /** Forget everything loaded so far. */
   clear(): void {
     for (const t of ['series', 'intervals', 'cells', 'raw_extents']) this.db.exec(`DELETE FROM ${t}`);

@@ -185,10 +185,13 @@ export function valueAtRank(h: SparseHistogram, rank: number, lowest = false): n
  * requested percentile; the lowest equivalent value for percentile 0; 0 when empty.
  */
 export function valueAtPercentile(h: SparseHistogram, percentile: number): number {
+  return valueAtRank(h, countAtPercentile(h.totalCount, percentile), percentile === 0);
+}
+
+/** The rank getValueAtPercentile reads: ⌈(nextDown(p) × count) / 100⌉ in doubles, in that order, at least 1. */
+export function countAtPercentile(totalCount: number, percentile: number): number {
   const requested = Math.min(Math.max(nextDown(percentile), 0), 100);
-  const fpCountAtPercentile = (requested * h.totalCount) / 100;
-  const countAtPercentile = Math.max(javaLong(Math.ceil(fpCountAtPercentile)), 1);
-  return valueAtRank(h, countAtPercentile, percentile === 0);
+  return Math.max(javaLong(Math.ceil((requested * totalCount) / 100)), 1);
 }
 
 /** HdrHistogram 2.1.4 getValueAtPercentile: target count rounded to nearest, `(long)(p/100 × count + 0.5)`. */

@@ -1,6 +1,6 @@
 import { deflateSync, inflateSync } from 'fflate';
 import { DISTRIBUTION_PERCENTILES } from '../engine/chart-queries.ts';
-import { percentileRankTerms } from '../engine/queries.ts';
+import { percentileRank } from '../engine/queries.ts';
 import { PERCENTILES, type OpSummary, type RunSummary } from '../engine/summary.ts';
 import { decodeHistogram, decodeHistogramBytes, encodeHistogramV2, encodeHistogramV2Compressed, type DecodedHistogram } from '../model/hdr-codec.ts';
 import { setOwn } from '../model/own.ts';
@@ -103,16 +103,6 @@ export class SnapshotError extends Error {}
 /** The level a snapshot can be opened at: figures only as soon as one operation has nothing else. */
 export function snapshotLevel(s: Snapshot): LinkLevel {
   return s.runs.every((r) => Object.values(r.ops).every(hasFullData)) ? 'histograms' : 'figures';
-}
-
-/** The rank the engine reads percentile p at (queries.ts summariesAt), for a group of `count` values. */
-export function percentileRank(p: number, count: number, raw: boolean): number {
-  const t = percentileRankTerms(p);
-  if (raw) {
-    const den = BigInt(t.den);
-    return Math.max(1, Number((BigInt(t.num) * BigInt(count) + den - 1n) / den));
-  }
-  return Math.max(1, Math.ceil((t.pDown * count) / 100));
 }
 
 /** The stand-in histogram of a figures-only operation (see the module comment); refuses figures no data could have. */
