@@ -9,6 +9,7 @@ import type {
   OpKind,
   OverallSummary,
   StatusPoint,
+  SampleCountColumns,
   SummarySeries,
   YcsbCommandLine,
 } from '../model/types.ts';
@@ -74,9 +75,6 @@ export class Store {
   private memos = { version: -1, values: new Map<string, unknown>() };
   private readonly cells = new CellBatch(() => this.flushCells());
   private intervals = this.emptyIntervals();
-  /** Raw series waiting to be counted into cells: their own arrays, not copies. */
-  private samples: { seriesId: number; timeMs: Float64Array; latency: Float64Array }[] = [];
-  private samplesRows = 0;
   private rawExtents = this.emptyRawExtents();
 
   constructor(readonly db: Db) {
@@ -165,22 +163,13 @@ export class Store {
               this.cells.add(info.id, Math.floor(interval.startUs / 1e6), h.lo, h.width, h.count);
             }
           } else if (data.kind === 'raw') {
-            let first = Infinity;
-            let last = -Infinity;
-            for (const t of data.timeMs) {
-              // NaN (no time) fails both comparisons.
-              if (t < first) first = t;
-              if (t > last) last = t;
-            }
-            if (first <= last) {
+            if (data.firstMs !== null && data.lastMs !== null) {
               this.rawExtents.series.push(info.id);
-              this.rawExtents.start.push(Math.floor(first) * 1000);
-              this.rawExtents.end.push(Math.floor(last) * 1000);
+              this.rawExtents.start.push(Math.floor(data.firstMs) * 1000);
+              this.rawExtents.end.push(Math.floor(data.lastMs) * 1000);
             }
-            this.samples.push({ seriesId: info.id, timeMs: data.timeMs, latency: data.latency });
-            this.samplesRows += data.latency.length;
-            if (this.samplesRows >= FLUSH_ROWS) this.flush();
-            info.count = data.latency.length;
+            this.cells.addSamples(info.id, data.counts);
+            info.count = data.samples;
           } else if (data.kind === 'distribution') {
             info.distribution = data;
             info.count = data.totalCount;
@@ -286,29 +275,6 @@ export class Store {
       this.intervals = this.emptyIntervals();
     }
     this.flushCells();
-    if (this.samplesRows > 0) {
-      // Samples pass through a staging table only to be counted per (series, second, value).
-      // NaN marks a missing time; DuckDB would refuse to cast it, so its second becomes NULL.
-      const seriesId = new Int32Array(this.samplesRows);
-      const timeMs = new Float64Array(this.samplesRows);
-      const latency = new Float64Array(this.samplesRows);
-      let at = 0;
-      for (const s of this.samples) {
-        seriesId.fill(s.seriesId, at, at + s.latency.length);
-        timeMs.set(s.timeMs, at);
-        latency.set(s.latency, at);
-        at += s.latency.length;
-      }
-      this.db.insert('samples_staging', tableFromArrays({ series_id: seriesId, t_ms: timeMs, lat: latency }), true);
-      this.db.exec(
-        `INSERT INTO cells
-           SELECT series_id, CASE WHEN isnan(t_ms) THEN NULL ELSE floor(t_ms / 1000) END, lat, 1, count(*)
-           FROM samples_staging GROUP BY ALL;
-         DROP TABLE samples_staging`,
-      );
-      this.samples = [];
-      this.samplesRows = 0;
-    }
     if (this.rawExtents.series.length > 0) {
       this.db.insert(
         'raw_extents',
@@ -365,6 +331,23 @@ class CellBatch {
       this.lo.set(lo.subarray(from, from + take), at);
       this.width.set(width.subarray(from, from + take), at);
       this.n.set(count.subarray(from, from + take), at);
+      this.length += take;
+      from += take;
+    }
+  }
+
+  /** A raw series' counts: each distinct value is a bucket of width 1 in its second. */
+  addSamples(seriesId: number, counts: SampleCountColumns): void {
+    const { sec, value, n } = counts;
+    for (let from = 0; from < value.length; ) {
+      if (this.length === FLUSH_ROWS) this.onFull();
+      const take = Math.min(value.length - from, FLUSH_ROWS - this.length);
+      const at = this.length;
+      this.series.fill(seriesId, at, at + take);
+      this.sec.set(sec.subarray(from, from + take), at);
+      this.lo.set(value.subarray(from, from + take), at);
+      this.width.fill(1, at, at + take);
+      this.n.set(n.subarray(from, from + take), at);
       this.length += take;
       from += take;
     }

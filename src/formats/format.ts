@@ -27,6 +27,12 @@ export interface FormatOptions {
 export interface LineParser {
   /** One line without its line terminator; `lineNo` is 1-based. */
   line(text: string, lineNo: number): void;
+  /**
+   * Optional, for formats read by the million: the same line as UTF-8 bytes `bytes[start, end)`,
+   * for parsers that read most lines without making a string of them. Must have exactly the effect
+   * of `line` on the decoded text; the bytes are valid only during the call.
+   */
+  lineBytes?(bytes: Uint8Array, start: number, end: number, lineNo: number): void;
   /** No more lines: return what was read. */
   finish(): ParsedFile;
 }

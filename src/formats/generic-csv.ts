@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { MAX_EPOCH_MS, parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencyUnit, ParsedFile, RawSeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type FormatOptions, type LineParser } from './format.ts';
-import { SeriesRows } from './growable.ts';
+import { SampleCounter } from './sample-counter.ts';
 
 /**
  * Any per-operation CSV with a header row (JMeter's JTL CSV, custom load generators): columns for
@@ -97,7 +97,7 @@ class GenericCsvParser implements LineParser {
   /** client + op → series index, in order of first appearance. */
   private readonly seriesIndex = new Map<string, number>();
   private readonly seriesKeys: { client?: string; op: string }[] = [];
-  private readonly rows = new SeriesRows();
+  private readonly counter = new SampleCounter();
   private lines = 0;
 
   constructor(
@@ -157,17 +157,16 @@ class GenericCsvParser implements LineParser {
       this.seriesIndex.set(key, index);
       this.seriesKeys.push(client !== undefined ? { op, client } : { op });
     }
-    this.rows.push(index, timeMs, latency);
+    this.counter.add(index, timeMs, latency);
   }
 
   finish(): ParsedFile {
-    const columns = this.rows.split(this.seriesKeys.length);
+    const counted = this.counter.finish(this.seriesKeys.length);
     const series: RawSeries[] = this.seriesKeys.map((c, i) => ({
       kind: 'raw',
       op: c.op,
       unit: this.storedUnit,
-      timeMs: columns[i]!.time,
-      latency: columns[i]!.value,
+      ...counted[i]!,
       ...(c.client !== undefined ? { client: c.client } : {}),
     }));
     if (series.length === 0 && this.header) this.issues.note(0, 'no rows with a latency found');

@@ -4,7 +4,7 @@ import type { FormatModule, FormatOptions } from './format.ts';
 import { genericCsvFormat } from './generic-csv.ts';
 import { hdrLogFormat } from './hdr-log.ts';
 import { hgrmFormat } from './hgrm.ts';
-import { InputError, LineSplitter, TextDecoderPipeline } from './text-input.ts';
+import { ByteLineSplitter, InputError, InputPipeline, LineSplitter, type Encoding } from './text-input.ts';
 import { ycsbRawFormat } from './ycsb-raw.ts';
 import { ycsbTextFormat } from './ycsb-text.ts';
 
@@ -115,7 +115,12 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
   let head = '';
   /** Where the first line holding more than white space starts in `head`; -1 while there is none. */
   let contentStart = -1;
-  let splitter: LineSplitter | null = null;
+  /** Decodes the head, and after detection every line of a parser that reads text. */
+  let decoder: TextDecoder | null = null;
+  /** The content bytes behind `head`, for a parser that reads bytes. */
+  let headBytes: Uint8Array[] = [];
+  let encoding: Encoding = 'utf-8';
+  let splitter: LineSplitter | ByteLineSplitter | null = null;
   let parser: ReturnType<FormatModule['createParser']> | null = null;
   let detectionFailed = false;
 
@@ -131,17 +136,34 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
     }
     const p = module.createParser(path, options.format);
     parser = p;
-    splitter = new LineSplitter((text, lineNo) => p.line(text, lineNo), path);
-    splitter.push(head);
+    if (p.lineBytes && encoding === 'utf-8') {
+      const bytes = new ByteLineSplitter({ lineBytes: p.lineBytes.bind(p) }, path);
+      for (const chunk of headBytes) bytes.push(chunk);
+      splitter = bytes;
+    } else {
+      const text = new LineSplitter((line, lineNo) => p.line(line, lineNo), path);
+      text.push(head);
+      splitter = text;
+    }
     head = '';
+    headBytes = [];
   };
 
-  const pipeline = new TextDecoderPipeline((text) => {
+  const pipeline = new InputPipeline((bytes, contentEncoding, final) => {
     if (detectionFailed) return;
-    if (splitter) {
-      splitter.push(text);
+    if (splitter instanceof ByteLineSplitter) {
+      splitter.push(bytes);
       return;
     }
+    decoder ??= new TextDecoder(contentEncoding, { fatal: false });
+    const text = decoder.decode(bytes, { stream: !final });
+    if (splitter) {
+      if (text.length > 0) splitter.push(text);
+      return;
+    }
+    encoding = contentEncoding;
+    // A copy: the chunk's buffer may be reused by its producer before parsing starts.
+    headBytes.push(bytes.slice());
     head += text;
     if (contentStart < 0) {
       const i = text.search(/\S/);
@@ -161,7 +183,7 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
       path,
       bytesRead: pipeline.compressedBytesSeen,
       totalBytes: options.totalBytes ?? null,
-      lines: (splitter as LineSplitter | null)?.linesEmitted ?? 0,
+      lines: (splitter as LineSplitter | ByteLineSplitter | null)?.linesEmitted ?? 0,
     });
   }
   if (!detectionFailed) pipeline.push(new Uint8Array(0), true);
@@ -173,7 +195,7 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
   if (detectionFailed || !splitter || !parser) {
     return failure(path, UNRECOGNISED);
   }
-  const lines = splitter as LineSplitter;
+  const lines = splitter as LineSplitter | ByteLineSplitter;
   // What follows the last line end of a cut file is part of a line: it could parse as a different,
   // valid value (4181 cut to 41), so it is not read at all.
   const dropped = truncated ? lines.discardPending() : 0;

@@ -89,9 +89,100 @@ export class LineSplitter {
   }
 }
 
-type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+/** What reads a file's lines as bytes; see `LineParser.lineBytes`. */
+export interface ByteLineReader {
+  lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void;
+}
 
-/** The decoder drops a BOM itself; sniffing is only needed to pick UTF-16 at all. */
+/**
+ * `LineSplitter` for UTF-8 content read as bytes: lines are handed on as ranges of the chunk, so
+ * no string exists for a line the reader can take from its bytes. Same line ends (LF, CRLF, CR),
+ * numbering and length guard as `LineSplitter`; a UTF-8 BOM at the start is dropped, as the text
+ * decoder drops it.
+ */
+export class ByteLineSplitter {
+  private carry = new Uint8Array(256);
+  private carryLength = 0;
+  private lineNo = 0;
+  private lastWasCR = false;
+  private atStart = true;
+  constructor(
+    private readonly reader: ByteLineReader,
+    private readonly fileName = '',
+  ) {}
+
+  push(bytes: Uint8Array): void {
+    let start = 0;
+    if (this.atStart && bytes.length > 0) {
+      this.atStart = false;
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+    }
+    if (this.lastWasCR && bytes[start] === 10) start++; // CRLF split across chunks
+    this.lastWasCR = false;
+    const n = bytes.length;
+    for (let i = start; i < n; i++) {
+      const c = bytes[i]!;
+      // One comparison for nearly every byte: text is mostly above CR.
+      if (c > 13 || (c !== 10 && c !== 13)) continue;
+      if (this.carryLength > 0) {
+        this.keep(bytes, start, i);
+        this.emit(this.carry, 0, this.carryLength);
+        this.carryLength = 0;
+      } else {
+        this.emit(bytes, start, i);
+      }
+      if (c === 13) {
+        if (i + 1 < n) {
+          if (bytes[i + 1] === 10) i++;
+        } else {
+          this.lastWasCR = true;
+        }
+      }
+      start = i + 1;
+    }
+    this.keep(bytes, start, n);
+    if (this.carryLength > MAX_LINE_CHARS) {
+      const where = this.fileName ? `${this.fileName}: ` : '';
+      throw new InputError(`${where}line ${this.lineNo + 1} is longer than ${MAX_LINE_CHARS} characters; this is not a text result file`);
+    }
+  }
+
+  end(): void {
+    if (this.carryLength > 0) this.emit(this.carry, 0, this.carryLength);
+    this.carryLength = 0;
+  }
+
+  /** Bytes of an unfinished last line, dropped instead of emitted (see `end`). */
+  discardPending(): number {
+    const n = this.carryLength;
+    this.carryLength = 0;
+    return n;
+  }
+
+  get linesEmitted(): number {
+    return this.lineNo;
+  }
+
+  private keep(bytes: Uint8Array, from: number, to: number): void {
+    const length = this.carryLength + to - from;
+    if (length > this.carry.length) {
+      const bigger = new Uint8Array(Math.max(length, this.carry.length * 2));
+      bigger.set(this.carry.subarray(0, this.carryLength));
+      this.carry = bigger;
+    }
+    this.carry.set(bytes.subarray(from, to), this.carryLength);
+    this.carryLength = length;
+  }
+
+  private emit(bytes: Uint8Array, start: number, end: number): void {
+    this.lineNo++;
+    this.reader.lineBytes(bytes, start, end, this.lineNo);
+  }
+}
+
+export type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+/** A UTF-8 BOM is dropped by the readers; sniffing is only needed to pick UTF-16 at all. */
 function sniffEncoding(first: Uint8Array): Encoding {
   if (first[0] === 0xff && first[1] === 0xfe) return 'utf-16le';
   if (first[0] === 0xfe && first[1] === 0xff) return 'utf-16be';
@@ -109,15 +200,16 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 /**
- * Byte stream → text stream: handles gzip and the character encoding. Push bytes in, get text out
- * via the callback. `compressedBytesSeen` / `expandedBytes` feed progress reports.
+ * File bytes → content bytes: gunzips when needed (with the bomb guard) and recognises the
+ * character encoding. Push bytes in, get content bytes and their encoding out via the callback.
+ * `compressedBytesSeen` / `expandedBytes` feed progress reports.
  */
-export class TextDecoderPipeline {
+export class InputPipeline {
   private gunzip: Gunzip | null = null;
-  private decoder: TextDecoder | null = null;
+  private encoding: Encoding | null = null;
   /** Leading input bytes held back until there are enough to recognise gzip (chunks can be tiny). */
   private inputHead: Uint8Array | null = new Uint8Array(0);
-  /** Leading text bytes held back until there are enough to recognise the encoding. */
+  /** Leading content bytes held back until there are enough to recognise the encoding. */
   private textHead: Uint8Array | null = new Uint8Array(0);
   private stopped = false;
   /**
@@ -134,7 +226,7 @@ export class TextDecoderPipeline {
   truncated = false;
 
   constructor(
-    private readonly onText: (text: string) => void,
+    private readonly onContent: (bytes: Uint8Array, encoding: Encoding, final: boolean) => void,
     private readonly fileName: string,
   ) {}
 
@@ -226,9 +318,8 @@ export class TextDecoderPipeline {
       }
       this.textHead = null;
       chunk = head;
-      this.decoder = new TextDecoder(sniffEncoding(chunk), { fatal: false });
+      this.encoding = sniffEncoding(chunk);
     }
-    const text = (this.decoder as TextDecoder).decode(chunk, { stream: !final });
-    if (text.length > 0) this.onText(text);
+    this.onContent(chunk, this.encoding as Encoding, final);
   }
 }

@@ -2,7 +2,7 @@ import { MAX_EPOCH_MS, parseNonNegativeInteger } from '../model/numbers.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { genericCsvFormat } from './generic-csv.ts';
-import { SeriesRows } from './growable.ts';
+import { SampleCounter } from './sample-counter.ts';
 
 /**
  * YCSB raw measurements (`measurementtype=raw`, `measurement.raw.output_file`): for each
@@ -13,12 +13,18 @@ import { SeriesRows } from './growable.ts';
 const HEADER = /^(\S+) latency raw data: op, timestamp\(ms\), latency\(us\)\s*$/;
 const ROW = /^([A-Za-z][\w-]*),(\d+),(-?\d+)\s*$/;
 
+const utf8 = new TextDecoder();
+
 class YcsbRawParser implements LineParser {
   private readonly issues: IssueLog;
   /** Op name → series index, in order of first appearance. */
   private readonly ops = new Map<string, number>();
-  private readonly rows = new SeriesRows();
+  private readonly counter = new SampleCounter();
   private lines = 0;
+  /** The op of the previous plain row, as bytes: rows come in blocks of one op. */
+  private lastOp = new Uint8Array(64);
+  private lastOpLength = 0;
+  private lastOpIndex = -1;
 
   constructor(private readonly path: string) {
     this.issues = new IssueLog(path);
@@ -26,7 +32,6 @@ class YcsbRawParser implements LineParser {
 
   line(text: string, lineNo: number): void {
     this.lines = lineNo;
-    if (this.plainRow(text)) return;
     if (text.length === 0 || text.trim().length === 0) return;
     const row = ROW.exec(text);
     if (row) {
@@ -35,12 +40,7 @@ class YcsbRawParser implements LineParser {
       const latency = parseNonNegativeInteger(latencyText);
       if (time === null || time > MAX_EPOCH_MS) return this.issues.skip(lineNo, `timestamp "${timeText}" is not a valid epoch ms value (up to year 2255)`, 'timestamp(ms)');
       if (latency === null) return this.issues.skip(lineNo, `latency "${latencyText}" is not a non-negative integer`, 'latency(us)');
-      let index = this.ops.get(op);
-      if (index === undefined) {
-        index = this.ops.size;
-        this.ops.set(op, index);
-      }
-      this.rows.push(index, time, latency);
+      this.counter.add(this.opIndex(op), time, latency);
       return;
     }
     if (HEADER.test(text)) return;
@@ -48,48 +48,71 @@ class YcsbRawParser implements LineParser {
   }
 
   /**
-   * The line as written by YCSB — `OP,<1–13 digits>,<1–15 digits>`, nothing else — read by char
-   * codes: millions of rows, and the regular expression path costs several times more. Anything
-   * else (white space, signs, long numbers, a header, garbage) returns false for the full rules.
+   * The line as written by YCSB — `OP,<1–13 digits>,<1–15 digits>`, nothing else — read from its
+   * bytes: millions of rows, and decoding each to a string for the regular expression costs
+   * several times more. Anything else (white space, signs, long numbers, a header, garbage, other
+   * UTF-8) takes the full rules of `line`.
    */
-  private plainRow(text: string): boolean {
-    const comma = text.indexOf(',');
-    if (comma < 1) return false;
-    const first = text.charCodeAt(0);
+  lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
+    this.lines = lineNo;
+    if (!this.plainRow(bytes, start, end)) this.line(utf8.decode(bytes.subarray(start, end)), lineNo);
+  }
+
+  private plainRow(bytes: Uint8Array, start: number, end: number): boolean {
+    const first = bytes[start]!;
     if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122))) return false;
-    for (let i = 1; i < comma; i++) {
-      const c = text.charCodeAt(i);
+    let i = start + 1;
+    for (; i < end; i++) {
+      const c = bytes[i]!;
       // [\w-]: letters, digits, underscore, hyphen
-      if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45)) return false;
+      if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45)) break;
     }
-    let i = comma + 1;
+    if (i === end || bytes[i] !== 44) return false;
+    const comma = i;
     let time = 0;
-    const timeStart = i;
-    for (let c = text.charCodeAt(i); c >= 48 && c <= 57; c = text.charCodeAt(++i)) time = time * 10 + (c - 48);
-    if (i === timeStart || i - timeStart > 13 || text.charCodeAt(i) !== 44 || time > MAX_EPOCH_MS) return false;
+    const timeStart = ++i;
+    for (let c = bytes[i]!; i < end && c >= 48 && c <= 57; c = bytes[++i]!) time = time * 10 + (c - 48);
+    if (i === timeStart || i - timeStart > 13 || i === end || bytes[i] !== 44 || time > MAX_EPOCH_MS) return false;
     const latencyStart = ++i;
     let latency = 0;
-    for (let c = text.charCodeAt(i); c >= 48 && c <= 57; c = text.charCodeAt(++i)) latency = latency * 10 + (c - 48);
-    if (i === latencyStart || i - latencyStart > 15 || i !== text.length) return false;
-    const op = text.slice(0, comma);
+    for (let c = bytes[i]!; i < end && c >= 48 && c <= 57; c = bytes[++i]!) latency = latency * 10 + (c - 48);
+    if (i === latencyStart || i - latencyStart > 15 || i !== end) return false;
+    this.counter.add(this.opIndexOfBytes(bytes, start, comma), time, latency);
+    return true;
+  }
+
+  private opIndexOfBytes(bytes: Uint8Array, start: number, end: number): number {
+    const length = end - start;
+    if (length === this.lastOpLength) {
+      let same = true;
+      for (let k = 0; k < length; k++) {
+        if (bytes[start + k] !== this.lastOp[k]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.lastOpIndex;
+    }
+    if (length > this.lastOp.length) this.lastOp = new Uint8Array(length);
+    this.lastOp.set(bytes.subarray(start, end));
+    this.lastOpLength = length;
+    // ASCII only (checked by the caller), so char codes are the bytes.
+    this.lastOpIndex = this.opIndex(String.fromCharCode(...bytes.subarray(start, end)));
+    return this.lastOpIndex;
+  }
+
+  private opIndex(op: string): number {
     let index = this.ops.get(op);
     if (index === undefined) {
       index = this.ops.size;
       this.ops.set(op, index);
     }
-    this.rows.push(index, time, latency);
-    return true;
+    return index;
   }
 
   finish(): ParsedFile {
-    const columns = this.rows.split(this.ops.size);
-    const series: RawSeries[] = [...this.ops.keys()].map((op, i) => ({
-      kind: 'raw',
-      op,
-      unit: 'us',
-      timeMs: columns[i]!.time,
-      latency: columns[i]!.value,
-    }));
+    const counted = this.counter.finish(this.ops.size);
+    const series: RawSeries[] = [...this.ops.keys()].map((op, i) => ({ kind: 'raw', op, unit: 'us', ...counted[i]! }));
     if (series.length === 0) this.issues.note(0, 'no raw measurement rows found');
     return {
       path: this.path,

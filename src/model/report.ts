@@ -24,7 +24,7 @@ export function fileReport(f: ParsedFile): FileReport {
     case 'ycsb-raw':
     case 'generic-csv':
       unit = 'samples';
-      for (const s of f.series) if (s.kind === 'raw') kept += s.latency.length;
+      for (const s of f.series) if (s.kind === 'raw') kept += s.samples;
       break;
     case 'hgrm':
       unit = 'rows';

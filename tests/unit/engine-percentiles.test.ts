@@ -8,6 +8,7 @@ import { HdrLayout } from '../../src/model/hdr-layout.ts';
 import { addHistograms, max, mean, min, nextDown, valueAtPercentile } from '../../src/model/hdr-stats.ts';
 import type { ParsedFile, SparseHistogram } from '../../src/model/types.ts';
 import { prng } from '../../scripts/generate-data.ts';
+import { rawSeries } from '../helpers/raw-samples.ts';
 
 /**
  * The SQL path against the JS reference implementation (itself checked against HdrHistogram's
@@ -102,7 +103,7 @@ describe('SQL percentiles equal the reference', () => {
     const file: ParsedFile = {
       path: 'raw/client1-raw.csv',
       format: 'ycsb-raw',
-      series: [{ kind: 'raw', op: 'READ', unit: 'us', timeMs: Float64Array.from(latency, (_, i) => 1.8e12 + i), latency }],
+      series: [rawSeries('READ', 'us', Float64Array.from(latency, (_, i) => 1.8e12 + i), latency)],
       errors: [],
       skippedLines: 0,
       lines: latency.length,

@@ -3,6 +3,7 @@ import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { detectFormat, inChunks, isFailed, readFile, readText, type FileOutcome } from '../../src/formats/registry.ts';
 import type { HistogramSeries, ParsedFile, RawSeries } from '../../src/model/types.ts';
+import { latencies } from '../helpers/raw-samples.ts';
 
 /**
  * Every format module on real files and their edge variants: detection from content alone (the
@@ -136,7 +137,7 @@ describe('HdrHistogram interval log', () => {
 describe('YCSB raw CSV', () => {
   it('reads every block (READ, CLEANUP, UPDATE) as its own series', async () => {
     const f = parsed(await readText('r/client1-raw.csv', RAW));
-    const count = (op: string) => (f.series.find((s) => s.op === op) as RawSeries | undefined)?.latency.length;
+    const count = (op: string) => (f.series.find((s) => s.op === op) as RawSeries | undefined)?.samples;
     expect([count('READ'), count('UPDATE'), count('CLEANUP')]).toEqual([285212, 14788, 4]);
     expect(f.errors).toEqual([]);
   });
@@ -146,7 +147,7 @@ describe('YCSB raw CSV', () => {
     const f = parsed(await readText('x.csv', small, { formatId: 'ycsb-raw' }));
     expect(f.errors.map((e) => e.line)).toEqual([2, 4]);
     expect(f.skippedLines).toBe(2);
-    expect(f.series.map((s) => [s.op, (s as RawSeries).latency.length])).toEqual([
+    expect(f.series.map((s) => [s.op, (s as RawSeries).samples])).toEqual([
       ['READ', 1],
       ['UPDATE', 1],
     ]);
@@ -183,7 +184,7 @@ describe('generic per-operation CSV', () => {
     const csv = 'timeStamp,elapsed,label,responseCode,success,threadName\n1795255808000,12,READ,200,true,t1\n1795255808100,7,READ,500,false,t1\n1795255808200,3,UPDATE,200,true,t2\n';
     const f = parsed(await readText('jmeter.csv', csv));
     expect(f.format).toBe('generic-csv');
-    const byOp = Object.fromEntries(f.series.map((s) => [s.op, Array.from((s as RawSeries).latency)]));
+    const byOp = Object.fromEntries(f.series.map((s) => [s.op, latencies(s as RawSeries)]));
     expect(byOp).toEqual({ READ: [12000], 'READ-FAILED': [7000], UPDATE: [3000] });
     expect(f.series[0]?.unit).toBe('us');
   });
@@ -191,16 +192,16 @@ describe('generic per-operation CSV', () => {
   it('takes the latency unit from the header, ISO timestamps, a client column, and column overrides', async () => {
     const csv = 'when,op,lat_ns,client\n2026-11-21T10:10:08.500Z,GET,1500,a\n2026-11-21T10:10:09Z,GET,2500,b\n';
     const f = parsed(await readText('x.csv', csv, { formatId: 'generic-csv', format: { columns: { time: 'when' } } }));
-    expect(f.series.map((s) => [s.client, s.op, s.unit, Array.from((s as RawSeries).latency), Array.from((s as RawSeries).timeMs)])).toEqual([
-      ['a', 'GET', 'ns', [1500], [Date.UTC(2026, 10, 21, 10, 10, 8, 500)]],
-      ['b', 'GET', 'ns', [2500], [Date.UTC(2026, 10, 21, 10, 10, 9)]],
+    expect(f.series.map((s) => [s.client, s.op, s.unit, latencies(s as RawSeries), (s as RawSeries).firstMs, Array.from((s as RawSeries).counts.sec)])).toEqual([
+      ['a', 'GET', 'ns', [1500], Date.UTC(2026, 10, 21, 10, 10, 8, 500), [Date.UTC(2026, 10, 21, 10, 10, 8) / 1000]],
+      ['b', 'GET', 'ns', [2500], Date.UTC(2026, 10, 21, 10, 10, 9), [Date.UTC(2026, 10, 21, 10, 10, 9) / 1000]],
     ]);
   });
 
   it('skips rows whose latency cannot be represented exactly, naming line and column', async () => {
     const csv = 'ts,latency_ms\n1795255808,1.5\n1795255808,1.23456\n1795255808,-3\n';
     const f = parsed(await readText('x.csv', csv));
-    expect(Array.from((f.series[0] as RawSeries).latency)).toEqual([1500]);
+    expect(latencies(f.series[0] as RawSeries)).toEqual([1500]);
     expect(f.errors.map((e) => [e.line, e.field])).toEqual([
       [3, 'latency_ms'],
       [4, 'latency_ms'],

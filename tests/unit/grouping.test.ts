@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupIntoRuns, runLabels } from '../../src/model/grouping.ts';
+import { rawSeries } from '../helpers/raw-samples.ts';
 import type { FormatId, LatencySeries, ParsedFile } from '../../src/model/types.ts';
 
 function file(path: string, format: FormatId, ops: string[], extra: Partial<ParsedFile> = {}): ParsedFile {
@@ -16,7 +17,7 @@ describe('grouping files into runs and clients', () => {
     file('res/a/out-of-jvm-2.stderr.txt', 'ycsb-text', [], { clientHint: 'client2' }),
     file('res/b/client1-raw.csv', 'ycsb-raw', ['READ']),
     file('res/b/loader.csv', 'generic-csv', [], {
-      series: ['hostA', 'hostB'].map((client) => ({ kind: 'raw' as const, op: 'GET', unit: 'us' as const, client, timeMs: new Float64Array(), latency: new Float64Array() })),
+      series: ['hostA', 'hostB'].map((client) => rawSeries('GET', 'us', [], [], client)),
     }),
   ];
 

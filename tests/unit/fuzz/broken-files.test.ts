@@ -5,6 +5,7 @@ import { analyseLoaded, MAX_TIMELINE_BUCKETS } from '../../../src/engine/analyse
 import type { Db } from '../../../src/engine/db.ts';
 import { openNodeDb } from '../../../src/engine/node-db.ts';
 import type { ParsedFile } from '../../../src/model/types.ts';
+import { timedSamples } from '../../helpers/raw-samples.ts';
 
 /**
  * Real-world broken files (tests/fixtures/broken/, each built from a corpus file by make.ts there
@@ -48,11 +49,11 @@ function kept(f: ParsedFile) {
       intervals += s.intervals.length;
       for (const i of s.intervals) histogramCount += i.histogram.totalCount;
     } else if (s.kind === 'raw') {
-      samples += s.latency.length;
-      for (const v of s.latency) latencySum += v;
-      for (const t of s.timeMs) {
-        timeMin = Math.min(timeMin, t);
-        timeMax = Math.max(timeMax, t);
+      samples += s.samples;
+      for (let i = 0; i < s.counts.value.length; i++) latencySum += (s.counts.value[i] as number) * (s.counts.n[i] as number);
+      if (s.firstMs !== null && s.lastMs !== null) {
+        timeMin = Math.min(timeMin, s.firstMs);
+        timeMax = Math.max(timeMax, s.lastMs);
       }
     } else if (s.kind === 'distribution') rows += s.rows.length;
     else summaries++;
@@ -114,7 +115,7 @@ describe('what is kept of a broken file analyses without loss', () => {
         expect(t.ok.length).toBeLessThanOrEqual(MAX_TIMELINE_BUCKETS);
         const timed = loaded.files
           .flatMap((f) => f.series)
-          .reduce((n, s) => n + (s.kind === 'raw' ? s.timeMs.filter((x) => x !== null).length : s.kind === 'histogram' ? s.intervals.reduce((m, i) => m + i.histogram.totalCount, 0) : 0), 0);
+          .reduce((n, s) => n + (s.kind === 'raw' ? timedSamples(s) : s.kind === 'histogram' ? s.intervals.reduce((m, i) => m + i.histogram.totalCount, 0) : 0), 0);
         const summed = [...t.ok, ...t.failed].reduce((a, b) => a + b, 0);
         expect(summed).toBe(timed);
       }

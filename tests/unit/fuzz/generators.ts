@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { rawSeries } from '../../helpers/raw-samples.ts';
 import { encodeHistogramV2Compressed } from '../../../src/model/hdr-codec.ts';
 import { hdrLayout } from '../../../src/model/hdr-layout.ts';
 import type {
@@ -236,7 +237,7 @@ export const ycsbRawArb: fc.Arbitrary<Generated> = fc
         c.l.push(r.l);
       }
     }
-    const series: RawSeries[] = [...cols].map(([op, c]) => ({ kind: 'raw', op, unit: 'us', timeMs: Float64Array.from(c.t), latency: Float64Array.from(c.l) }));
+    const series: RawSeries[] = [...cols].map(([op, c]) => rawSeries(op, 'us', c.t, c.l));
     return { path: `raw/${g.client}-raw.csv`, text: `${lines.join('\n')}\n`, expected: { format: 'ycsb-raw', series }, notes: series.length === 0 ? [/no raw measurement rows/] : [] } satisfies Generated;
   });
 
@@ -375,14 +376,7 @@ export const genericCsvArb: fc.Arbitrary<Generated> = fc
       c.t.push(t);
       c.l.push(latencyText(r.us, unit, r.decimalsSeed).stored);
     }
-    const series: RawSeries[] = [...cols.values()].map((c) => ({
-      kind: 'raw',
-      op: c.op,
-      unit: unit === 'ns' ? 'ns' : 'us',
-      timeMs: Float64Array.from(c.t),
-      latency: Float64Array.from(c.l),
-      ...(c.client !== undefined ? { client: c.client } : {}),
-    }));
+    const series: RawSeries[] = [...cols.values()].map((c) => rawSeries(c.op, unit === 'ns' ? 'ns' : 'us', c.t, c.l, c.client));
     return { path: 'load/results.csv', text: `${lines.join('\n')}\n`, expected: { format: 'generic-csv', series }, notes: series.length === 0 ? [/no rows with a latency/] : [] } satisfies Generated;
   });
 

@@ -5,6 +5,7 @@ import { afterAll, it } from 'vitest';
 import type { FailedFile, FileOutcome, ReadOptions } from '../../../src/formats/registry.ts';
 import { HdrLayout } from '../../../src/model/hdr-layout.ts';
 import type { LatencySeries, ParsedFile } from '../../../src/model/types.ts';
+import { sampleRecords } from '../../helpers/raw-samples.ts';
 
 /**
  * Shared machinery of the fuzz suite: how many cases to run, a reader that runs `readFile` in a
@@ -200,7 +201,7 @@ export function sizeOf(f: ParsedFile): { buckets: number; items: number } {
     if (s.kind === 'histogram') {
       items += s.intervals.length;
       for (const i of s.intervals) buckets += i.histogram.lo.length;
-    } else if (s.kind === 'raw') items += s.latency.length;
+    } else if (s.kind === 'raw') items += s.counts.value.length;
     else if (s.kind === 'distribution') items += s.rows.length;
     else items += Object.keys(s.percentiles).length + Object.keys(s.returns).length;
   }
@@ -230,13 +231,20 @@ function checkSeries(s: LatencySeries, where: string): void {
       must(total === h.totalCount && count(total), `${where}: totalCount ${h.totalCount} ≠ Σ ${total}`);
     }
   } else if (s.kind === 'raw') {
-    must(s.timeMs.length === s.latency.length, `${where}: time and latency lengths differ`);
-    for (let j = 0; j < s.latency.length; j++) {
-      must(count(s.latency[j]), `${where}: latency ${s.latency[j]}`);
-      const t = s.timeMs[j] as number;
-      // The engine keeps times as integer µs below 2^53; NaN is "no time column".
-      must(Number.isNaN(t) || (Number.isFinite(t) && Math.abs(t) * 1000 <= Number.MAX_SAFE_INTEGER), `${where}: time ${t}`);
+    const { sec, value, n } = s.counts;
+    must(sec.length === value.length && value.length === n.length, `${where}: count columns differ in length`);
+    let total = 0;
+    for (let j = 0; j < value.length; j++) {
+      must(count(value[j]), `${where}: latency ${value[j]}`);
+      must(count(n[j]) && (n[j] as number) > 0, `${where}: count ${n[j]}`);
+      const t = sec[j] as number;
+      must(Number.isNaN(t) || (Number.isInteger(t) && Math.abs(t) * 1e6 <= Number.MAX_SAFE_INTEGER), `${where}: second ${t}`);
+      total += n[j] as number;
     }
+    must(total === s.samples, `${where}: samples ${s.samples} ≠ Σ ${total}`);
+    // The engine keeps times as integer µs below 2^53.
+    for (const t of [s.firstMs, s.lastMs]) must(t === null || (Number.isFinite(t) && Math.abs(t) * 1000 <= Number.MAX_SAFE_INTEGER), `${where}: time ${t}`);
+    must((s.firstMs === null) === (s.lastMs === null) && (s.firstMs === null || s.firstMs <= (s.lastMs as number)), `${where}: extent ${s.firstMs}..${s.lastMs}`);
   } else if (s.kind === 'distribution') {
     let prev: (typeof s.rows)[number] | undefined;
     for (const r of s.rows) {
@@ -307,7 +315,7 @@ export function records(o: FileOutcome): string[] {
     if (s.kind === 'histogram') {
       for (const i of s.intervals) out.push(`H|${id}|${s.timeBase}|${i.startUs}|${i.lengthUs}|${Array.from(i.histogram.lo).join()}|${Array.from(i.histogram.count).join()}`);
     } else if (s.kind === 'raw') {
-      for (let j = 0; j < s.latency.length; j++) out.push(`R|${id}|${s.timeMs[j]}|${s.latency[j]}`);
+      for (const r of sampleRecords(s)) out.push(`R|${id}|${r}`);
     } else if (s.kind === 'distribution') {
       for (const r of s.rows) out.push(`D|${id}|${r.value}|${r.percentile}|${r.totalCount}`);
       out.push(`DF|${id}|${s.mean}|${s.stddev}|${s.max}|${JSON.stringify(s.precision)}`);

@@ -3,7 +3,8 @@ import { createGzip, constants as zlibConstants } from 'node:zlib';
 import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { CancelledError, inChunks, isFailed, readFile, type FileOutcome } from '../../../src/formats/registry.ts';
-import { GZIP_RATIO_FLOOR_BYTES, MAX_GZIP_RATIO, MAX_LINE_CHARS, TextDecoderPipeline } from '../../../src/formats/text-input.ts';
+import { GZIP_RATIO_FLOOR_BYTES, MAX_GZIP_RATIO, MAX_LINE_CHARS, InputPipeline } from '../../../src/formats/text-input.ts';
+import { latencies } from '../../helpers/raw-samples.ts';
 import { FORMAT_ARBS, FORMAT_KEYS } from './generators.ts';
 import { checkOutcome, fuzz, isFailedOutcome, parsedOf, records, sandboxReader, utf8 } from './harness.ts';
 import { encodeText, splitLines } from './mutations.ts';
@@ -65,7 +66,7 @@ describe('decompression bombs', () => {
   it('100 MB of zeros as one gzip member in one 100 KB chunk: stopped within the floor + one 16 KiB step at 1032:1', async () => {
     // Regression: fflate inflated the whole chunk (all 100 MB) before the guard could look at it.
     const bomb = await zerosBomb();
-    const pipeline = new TextDecoderPipeline(() => undefined, 'zeros.gz');
+    const pipeline = new InputPipeline(() => undefined, 'zeros.gz');
     expect(() => pipeline.push(bomb, true)).toThrow(/^zeros\.gz: stopped decompressing — the file expands more than 200×/);
     expect(pipeline.expandedBytes).toBeLessThanOrEqual(GZIP_RATIO_FLOOR_BYTES + 16 * 1024 * 1032);
     expect(pipeline.expandedBytes).toBeGreaterThan(MAX_GZIP_RATIO * pipeline.compressedBytesSeen);
@@ -82,7 +83,7 @@ describe('decompression bombs', () => {
     const outcome = await readFile('small.csv.gz', repeatedMembers(gzipSync(utf8(text), { level: 9 }), 1));
     const f = parsedOf(outcome);
     expect(f.errors).toEqual([]);
-    expect(f.series[0]?.kind === 'raw' && f.series[0].latency.length).toBe(100_000);
+    expect(f.series[0]?.kind === 'raw' && f.series[0].samples).toBe(100_000);
   });
 });
 
@@ -177,7 +178,7 @@ describe('encodings, empty files, cancellation, failing sources', () => {
       const zero = f.errors.filter((e) => e.line === 0);
       expect(zero.map((e) => e.message).join(), String(cut)).toMatch(/^c\.csv\.gz: the gzip data ends before its end marker — the file was cut short/);
       // Every latency kept is one that was written: no cut "4181" read as "41".
-      const kept = f.series[0]?.kind === 'raw' ? Array.from(f.series[0].latency) : [];
+      const kept = f.series[0]?.kind === 'raw' ? latencies(f.series[0]) : [];
       expect(kept).toEqual(kept.map((_, i) => 1000 + i));
     }
   });

@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { inChunks, readFile } from '../../src/formats/registry.ts';
+import { SampleCounter } from '../../src/formats/sample-counter.ts';
+import { inCountOrder, rawSeries } from '../helpers/raw-samples.ts';
+import { encodeText } from './fuzz/mutations.ts';
+
+describe('SampleCounter', () => {
+  const sample = fc.record({
+    series: fc.nat({ max: 5 }),
+    // Few distinct seconds and values, so counts repeat; NaN = a sample without a time.
+    timeMs: fc.oneof(fc.integer({ min: 1_700_000_000_000, max: 1_700_000_009_999 }), fc.constant(Number.NaN), fc.double({ min: -5000, max: 5000, noNaN: true })),
+    value: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 2 ** 40 }), fc.double({ min: 0, max: 1e6, noNaN: true })),
+  });
+
+  it('counts exactly what a string-keyed count gives, through table growth', () => {
+    fc.assert(
+      fc.property(fc.array(sample, { maxLength: 12_000 }), (samples) => {
+        const counter = new SampleCounter();
+        for (const s of samples) counter.add(s.series, s.timeMs, s.value);
+        const seriesCount = samples.reduce((n, s) => Math.max(n, s.series + 1), 0);
+        const counted = counter.finish(seriesCount);
+        for (let k = 0; k < seriesCount; k++) {
+          const mine = samples.filter((s) => s.series === k);
+          const expected = rawSeries('OP', 'us', mine.map((s) => s.timeMs), mine.map((s) => s.value));
+          const got = { kind: 'raw' as const, op: 'OP', unit: 'us' as const, ...counted[k]! };
+          expect(inCountOrder(got)).toEqual(inCountOrder(expected));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('keeps -0 and 0 as one value and NaN seconds as one second', () => {
+    const counter = new SampleCounter();
+    counter.add(0, Number.NaN, 0);
+    counter.add(0, Number.NaN, -0);
+    counter.add(0, 1500, 7);
+    const [counted] = counter.finish(1);
+    expect(counted?.samples).toBe(3);
+    expect([counted?.firstMs, counted?.lastMs]).toEqual([1500, 1500]);
+    expect(Array.from(counted!.counts.n).sort()).toEqual([1, 2]);
+  });
+});
+
+describe('YCSB raw rows read from bytes', () => {
+  // Lines on both sides of every rule of the byte reader: what it must take, and what it must hand
+  // to the full rules (which then keep or reject the line with the same message as text input).
+  const line = fc.oneof(
+    fc.tuple(fc.constantFrom('READ', 'UPDATE', 'READ-FAILED', 'Intended-READ', 'op_2', 'r'), fc.integer({ min: 0, max: 9_999_999_999_999 }), fc.integer({ min: 0, max: 10 ** 15 - 1 })).map(([op, t, l]) => `${op},${t},${l}`),
+    fc.constantFrom(
+      'READ latency raw data: op, timestamp(ms), latency(us)',
+      'READ,1795255946488,4181 ',
+      'READ,1795255946488,-4181',
+      'READ,99999999999999,1',
+      'READ,9999999999999,1',
+      'READ,1795255946488,1234567890123456',
+      'READ,1795255946488,',
+      'READ,,5',
+      '1READ,1795255946488,5',
+      'RÉAD,1795255946488,5',
+      'READ,1795255946488,5,6',
+      ' READ,1795255946488,5',
+      'READ;1795255946488;5',
+      '',
+      '   ',
+      '\u00a0',
+      'READ,1795255946488,4181\u2028',
+      '[OVERALL], RunTime(ms), 10',
+    ),
+  );
+
+  it('give exactly the parse of the same file read as text (UTF-16), errors included', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 60 }), fc.constantFrom('\n', '\r\n', '\r'), fc.integer({ min: 1, max: 64 }), async (lines, eol, chunk) => {
+        const text = `READ latency raw data: op, timestamp(ms), latency(us)${eol}${lines.join(eol)}${eol}`;
+        const fromBytes = await readFile('c.csv', inChunks(encodeText(text, 'utf-8', chunk % 2 === 0), chunk), { formatId: 'ycsb-raw' });
+        const fromText = await readFile('c.csv', inChunks(encodeText(text, 'utf-16le', true), chunk), { formatId: 'ycsb-raw' });
+        if ('failed' in fromBytes || 'failed' in fromText) throw new Error('a raw file with a header must not fail');
+        expect({ ...fromBytes, series: fromBytes.series.map(inCountOrder) }).toEqual({ ...fromText, series: fromText.series.map(inCountOrder) });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
