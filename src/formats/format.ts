@@ -1,4 +1,5 @@
 import type { FormatId, LatencyUnit, ParsedFile } from '../model/types.ts';
+import type { LineCursor } from './text-input.ts';
 
 /**
  * A format module reads one kind of input file. Parsing is push-based, one line at a time, so the
@@ -33,6 +34,12 @@ export interface LineParser {
    * of `line` on the decoded text; the bytes are valid only during the call.
    */
   lineBytes?(bytes: Uint8Array, start: number, end: number, lineNo: number): void;
+  /**
+   * Optional, with `lineBytes`: read as many LF-terminated lines from `bytes[cursor.at, end)` as the
+   * parser can take without help, in one pass, advancing the cursor past each (position and line
+   * number). The line it stops at goes to `lineBytes`. Same effect as `lineBytes` on each line.
+   */
+  lineRun?(bytes: Uint8Array, end: number, cursor: LineCursor): void;
   /** No more lines: return what was read. */
   finish(): ParsedFile;
 }

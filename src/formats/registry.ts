@@ -1,10 +1,10 @@
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { baseName } from '../model/naming.ts';
-import type { FormatModule, FormatOptions } from './format.ts';
+import type { FormatModule, FormatOptions, LineParser } from './format.ts';
 import { genericCsvFormat } from './generic-csv.ts';
 import { hdrLogFormat } from './hdr-log.ts';
 import { hgrmFormat } from './hgrm.ts';
-import { ByteLineSplitter, InputError, InputPipeline, LineSplitter, type Encoding } from './text-input.ts';
+import { ByteLineSplitter, InputError, InputPipeline, LineSplitter, type ByteLineReader, type Encoding } from './text-input.ts';
 import { ycsbRawFormat } from './ycsb-raw.ts';
 import { ycsbTextFormat } from './ycsb-text.ts';
 
@@ -137,7 +137,7 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
     const p = module.createParser(path, options.format);
     parser = p;
     if (p.lineBytes && encoding === 'utf-8') {
-      const bytes = new ByteLineSplitter({ lineBytes: p.lineBytes.bind(p) }, path);
+      const bytes = new ByteLineSplitter(p as LineParser & ByteLineReader, path);
       for (const chunk of headBytes) bytes.push(chunk);
       splitter = bytes;
     } else {

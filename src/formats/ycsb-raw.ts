@@ -1,6 +1,7 @@
 import { MAX_EPOCH_MS, parseNonNegativeInteger } from '../model/numbers.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import type { LineCursor } from './text-input.ts';
 import { genericCsvFormat } from './generic-csv.ts';
 import { SampleCounter } from './sample-counter.ts';
 
@@ -25,6 +26,10 @@ class YcsbRawParser implements LineParser {
   private lastOp = new Uint8Array(64);
   private lastOpLength = 0;
   private lastOpIndex = -1;
+  /** The plain row read last: where its op ends, its time and its latency. */
+  private rowOpEnd = 0;
+  private rowTime = 0;
+  private rowLatency = 0;
 
   constructor(private readonly path: string) {
     this.issues = new IssueLog(path);
@@ -55,30 +60,56 @@ class YcsbRawParser implements LineParser {
    */
   lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
     this.lines = lineNo;
-    if (!this.plainRow(bytes, start, end)) this.line(utf8.decode(bytes.subarray(start, end)), lineNo);
+    if (this.plainRow(bytes, start, end) === end) this.addRow(bytes, start);
+    else this.line(utf8.decode(bytes.subarray(start, end)), lineNo);
   }
 
-  private plainRow(bytes: Uint8Array, start: number, end: number): boolean {
+  lineRun(bytes: Uint8Array, end: number, cursor: LineCursor): void {
+    let at = cursor.at;
+    let lineNo = cursor.lineNo;
+    for (;;) {
+      const rowEnd = this.plainRow(bytes, at, end);
+      if (rowEnd < 0 || rowEnd === end || bytes[rowEnd] !== 10) break;
+      this.addRow(bytes, at);
+      lineNo++;
+      at = rowEnd + 1;
+    }
+    cursor.at = at;
+    cursor.lineNo = lineNo;
+    this.lines = lineNo;
+  }
+
+  /**
+   * Reads a plain row from `start` (up to `limit`) into the row fields; returns where it stops,
+   * or -1 when what is there is not a plain row so far.
+   */
+  private plainRow(bytes: Uint8Array, start: number, limit: number): number {
+    if (start >= limit) return -1;
     const first = bytes[start]!;
-    if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122))) return false;
+    if (!((first >= 65 && first <= 90) || (first >= 97 && first <= 122))) return -1;
     let i = start + 1;
-    for (; i < end; i++) {
+    for (; i < limit; i++) {
       const c = bytes[i]!;
       // [\w-]: letters, digits, underscore, hyphen
       if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45)) break;
     }
-    if (i === end || bytes[i] !== 44) return false;
-    const comma = i;
+    if (i === limit || bytes[i] !== 44) return -1;
+    this.rowOpEnd = i;
     let time = 0;
     const timeStart = ++i;
-    for (let c = bytes[i]!; i < end && c >= 48 && c <= 57; c = bytes[++i]!) time = time * 10 + (c - 48);
-    if (i === timeStart || i - timeStart > 13 || i === end || bytes[i] !== 44 || time > MAX_EPOCH_MS) return false;
+    for (let c = bytes[i]!; i < limit && c >= 48 && c <= 57; c = bytes[++i]!) time = time * 10 + (c - 48);
+    if (i === timeStart || i - timeStart > 13 || i === limit || bytes[i] !== 44 || time > MAX_EPOCH_MS) return -1;
     const latencyStart = ++i;
     let latency = 0;
-    for (let c = bytes[i]!; i < end && c >= 48 && c <= 57; c = bytes[++i]!) latency = latency * 10 + (c - 48);
-    if (i === latencyStart || i - latencyStart > 15 || i !== end) return false;
-    this.counter.add(this.opIndexOfBytes(bytes, start, comma), time, latency);
-    return true;
+    for (let c = bytes[i]!; i < limit && c >= 48 && c <= 57; c = bytes[++i]!) latency = latency * 10 + (c - 48);
+    if (i === latencyStart || i - latencyStart > 15) return -1;
+    this.rowTime = time;
+    this.rowLatency = latency;
+    return i;
+  }
+
+  private addRow(bytes: Uint8Array, start: number): void {
+    this.counter.add(this.opIndexOfBytes(bytes, start, this.rowOpEnd), this.rowTime, this.rowLatency);
   }
 
   private opIndexOfBytes(bytes: Uint8Array, start: number, end: number): number {
