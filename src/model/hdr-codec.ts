@@ -22,12 +22,12 @@
  *
  * Decoding runs in a hot loop (a few thousand histograms per file), so it reuses module-level
  * scratch buffers and decodes base64 and LEB128 by hand. Fixed-width counts that were inflated are
- * read only where the inflater wrote (./inflate.ts): the rest of a V1 payload is zeros. Every
- * allocation is bounded by the size of the input, never by a header field.
+ * read only where the inflater marked non-zero bytes (./inflate.ts): the rest of a V1 payload is
+ * zeros. Every allocation is bounded by the size of the input, never by a header field.
  */
 import { zlibSync } from 'fflate';
 import { hdrLayout, type HdrLayout } from './hdr-layout.ts';
-import { InflateError, inflateZlib, lastDirtyRanges } from './inflate.ts';
+import { InflateError, inflateZlib, lastMarks } from './inflate.ts';
 import type { HdrPrecision, SparseHistogram } from './types.ts';
 
 export interface DecodedHistogram {
@@ -303,13 +303,9 @@ function decodeUncompressed(buf: Uint8Array, inflated: boolean): DecodedHistogra
   const wordSize = base === V2_COOKIE ? LEB128_WORD : fixedWordSize(cookie);
   let histogram: SparseHistogram;
   if (wordSize === LEB128_WORD) histogram = readLeb128Counts(buf, payloadStart, payloadEnd, layout, countsLength, highest);
-  else if (inflated) {
-    const { ranges, count } = lastDirtyRanges();
-    histogram = readFixedCounts(buf, payloadStart, payloadEnd, wordSize, layout, countsLength, highest, ranges, count);
-  } else {
-    wholePayload[0] = payloadStart;
-    wholePayload[1] = payloadEnd;
-    histogram = readFixedCounts(buf, payloadStart, payloadEnd, wordSize, layout, countsLength, highest, wholePayload, 1);
+  else {
+    const marks = inflated ? lastMarks() : null;
+    histogram = readFixedCounts(buf, payloadStart, payloadEnd, wordSize, layout, countsLength, highest, marks);
   }
   return { precision, highestTrackableValue: highest, integerToDoubleConversionRatio: ratio, histogram };
 }
@@ -334,12 +330,10 @@ function rangeError(index: number, layout: HdrLayout, countsLength: number, high
       );
 }
 
-/** The whole payload, for data that was not inflated (any of its bytes may be non-zero). */
-const wholePayload = new Int32Array(2);
-
 /**
- * Reads fixed-width counts, visiting only the words that overlap `ranges` ([start, end) byte
- * offsets into `buf`, increasing, `rangeCount` of them): outside them every byte is zero.
+ * Reads fixed-width counts. With the inflater's marks (./inflate.ts: one bit per byte that may be
+ * non-zero), it reads only the words holding a marked byte. Without (data that was not inflated),
+ * it reads every word.
  */
 function readFixedCounts(
   buf: Uint8Array,
@@ -349,8 +343,7 @@ function readFixedCounts(
   layout: HdrLayout,
   countsLength: number,
   highest: number,
-  ranges: Int32Array,
-  rangeCount: number,
+  marks: Int32Array | null,
 ): SparseHistogram {
   if (wordSize !== 2 && wordSize !== 4 && wordSize !== 8) {
     throw new HdrDecodeError('header', `word size must be 2, 4 or 8 bytes (cookie says ${wordSize})`);
@@ -366,34 +359,43 @@ function readFixedCounts(
   const counts = countScratch;
   // DataView reads big-endian words at any alignment, and V8 compiles them to plain loads.
   const view = new DataView(buf.buffer, buf.byteOffset + start, bytes);
+  const shift = wordSize === 8 ? 3 : wordSize === 4 ? 2 : 1;
   let n = 0;
   let total = 0;
-  const shift = wordSize === 8 ? 3 : wordSize === 4 ? 2 : 1;
-  let next = 0;
-  for (let r = 0; r < rangeCount; r++) {
-    // Words overlapping the range (>> rounds towards -Infinity, also for bytes of the header).
-    const first = Math.max(next, (ranges[2 * r]! - start) >> shift);
-    const last = Math.min(words, (ranges[2 * r + 1]! - start + wordSize - 1) >> shift);
-    for (let index = first, p = first * wordSize; index < last; index++, p += wordSize) {
-      let count: number;
-      if (wordSize === 8) {
-        const hi = view.getInt32(p);
-        const lo = view.getUint32(p + 4);
-        if (hi === 0 && lo === 0) continue;
-        if (hi < 0) throw new HdrDecodeError('payload', `negative count at index ${index}`);
-        if (hi >= 0x200000) throw new HdrDecodeError('payload', `count at index ${index} exceeds 2^53`);
-        count = hi * 4294967296 + lo;
-      } else {
-        count = wordSize === 4 ? view.getInt32(p) : view.getInt16(p);
-        if (count === 0) continue;
-        if (count < 0) throw new HdrDecodeError('payload', `negative count at index ${index}`);
-      }
+  let index = 0;
+  const lastMarkWord = (end - 1) >>> 5;
+  for (;;) {
+    if (marks !== null) {
+      // The next marked byte at or after the next word: its word is the next to read.
+      const from = start + index * wordSize;
+      if (from >= end) break;
+      let k = from >>> 5;
+      let w = marks[k]! & (-1 << (from & 31));
+      while (w === 0 && k < lastMarkWord) w = marks[++k]!;
+      if (w === 0) break;
+      const at = (k << 5) | (31 - Math.clz32(w & -w));
+      if (at >= end) break;
+      index = (at - start) >> shift;
+    } else if (index >= words) break;
+    const p = index << shift;
+    let count: number;
+    if (wordSize === 8) {
+      const hi = view.getInt32(p);
+      const lo = view.getUint32(p + 4);
+      count = hi * 4294967296 + lo;
+      if (hi < 0) throw new HdrDecodeError('payload', `negative count at index ${index}`);
+      if (hi >= 0x200000) throw new HdrDecodeError('payload', `count at index ${index} exceeds 2^53`);
+    } else {
+      count = wordSize === 4 ? view.getInt32(p) : view.getInt16(p);
+      if (count < 0) throw new HdrDecodeError('payload', `negative count at index ${index}`);
+    }
+    if (count !== 0) {
       if (index >= limit) throw rangeError(index, layout, countsLength, highest);
       indices[n] = index;
       counts[n++] = count;
       total += count;
     }
-    if (last > next) next = last;
+    index++;
   }
   if (total > MAX_EXACT) throw new HdrDecodeError('payload', 'total count exceeds 2^53');
   return buildSparse(layout, n, total);

@@ -5,8 +5,9 @@
  * inflates to ~16 KB that is almost all zero bytes. A general inflater (fflate) spends most of a
  * histogram's decode time writing those zeros one by one. This one writes into a buffer that is
  * all zeros between calls, so a back-reference whose source bytes are all zero — most matches
- * in such data — is skipped instead of copied. It records where it did write (the dirty ranges),
- * which lets the caller scan only those bytes for non-zero counts.
+ * in such data — is skipped instead of copied, and of the others only the non-zero bytes are
+ * copied. It marks the bytes it wrote non-zero (one bit per byte), which lets the caller read only
+ * the counts holding them.
  *
  * It rejects what zlib rejects (bad header, over-subscribed or incomplete codes, distances too far
  * back, truncated input), except that, like fflate before it, it does not verify the Adler-32
@@ -109,119 +110,149 @@ const codeLengthCode = new Huffman(19);
 const codeLengths = new Uint8Array(288 + 32);
 const codeLengthLengths = new Uint8Array(19);
 
-/** Output buffer kept between calls, all zero outside the previous call's dirty ranges. */
+/** Output buffer kept between calls, all zero outside the previous call's marked bytes. */
 const INITIAL_OUT = 256 * 1024;
 /** A buffer grown beyond this for one large input is dropped rather than kept. */
 const MAX_KEPT_OUT = 8 * 1024 * 1024;
 let out = new Uint8Array(INITIAL_OUT);
-/** [start, end) pairs, in increasing order, of the bytes the last call wrote. */
-let dirty = new Int32Array(512);
-let dirtyCount = 0;
+/**
+ * One bit per byte of `out` (bit p & 31 of word p >>> 5), set where the last call may have written
+ * a non-zero byte. A bitmap answers "is this match's source all zeros?" with a few words where a
+ * sorted list of written ranges needs a search, and leads copies and readers straight to the
+ * non-zero bytes.
+ */
+let marks = new Int32Array(INITIAL_OUT >>> 5);
+/** Length of the last call's output: everything past it is zero. */
+let written = 0;
 
-function markDirty(start: number, end: number): void {
-  const last = dirtyCount * 2 - 1;
-  if (dirtyCount > 0 && start === dirty[last]) {
-    dirty[last] = end;
+/** Marks bytes [a, b), b > a. */
+function markRange(m: Int32Array, a: number, b: number): void {
+  let k = a >>> 5;
+  const lastWord = (b - 1) >>> 5;
+  const tail = -1 >>> (31 - ((b - 1) & 31));
+  if (k === lastWord) {
+    m[k]! |= (-1 << (a & 31)) & tail;
     return;
   }
-  if (dirtyCount * 2 + 2 > dirty.length) {
-    const grown = new Int32Array(dirty.length * 2);
-    grown.set(dirty);
-    dirty = grown;
-  }
-  dirty[dirtyCount * 2] = start;
-  dirty[dirtyCount * 2 + 1] = end;
-  dirtyCount++;
+  m[k]! |= -1 << (a & 31);
+  for (k++; k < lastWord; k++) m[k] = -1;
+  m[lastWord]! |= tail;
 }
 
-/** The index of the first dirty range that ends after `at` (dirtyCount if none does). */
-function firstRangeEndingAfter(at: number): number {
-  // Most matches copy from close behind: look at the last few ranges before bisecting.
-  let hi = dirtyCount;
-  for (let steps = 0; steps < 4; steps++) {
-    if (hi === 0 || dirty[hi * 2 - 1]! <= at) return hi;
-    hi--;
-  }
-  let lo = 0;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (dirty[mid * 2 + 1]! <= at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+/** Whether any byte of [a, b), b > a, is marked. */
+function anyMarked(m: Int32Array, a: number, b: number): boolean {
+  let k = a >>> 5;
+  const lastWord = (b - 1) >>> 5;
+  const tail = -1 >>> (31 - ((b - 1) & 31));
+  if (k === lastWord) return (m[k]! & (-1 << (a & 31)) & tail) !== 0;
+  if ((m[k]! & (-1 << (a & 31))) !== 0) return true;
+  for (k++; k < lastWord; k++) if (m[k] !== 0) return true;
+  return (m[lastWord]! & tail) !== 0;
 }
 
-/** Below this distance a repeated pattern with any non-zero byte is dense: copy it byte by byte. */
+/** Below this distance a repeated pattern with any non-zero byte is dense: copy all of it. */
 const DENSE_DISTANCE = 16;
 
 /**
- * Copies a match of `len` bytes from `distance` back to `pos`. Outside the dirty ranges both source
- * and destination are zero, so only the source's dirty bytes are copied: a run of zeros costs a
- * look-up. An overlapping match repeats its first `distance` bytes; it is copied a period at a
+ * Copies a match of `len` bytes from `distance` back to `pos`, where the source has a marked byte.
+ * Outside marked bytes both source and destination are zero, so only the source's non-zero bytes
+ * are copied. An overlapping match repeats its first `distance` bytes; it is copied a period at a
  * time, each period's source being the one written just before it.
  */
-function copyMatch(pos: number, distance: number, len: number): void {
+function copyMatch(o: Uint8Array, m: Int32Array, pos: number, distance: number, len: number): void {
   let s = pos - distance;
-  let i = firstRangeEndingAfter(s);
-  if (i === dirtyCount || dirty[i * 2]! >= s + Math.min(len, distance)) return;
   if (distance < DENSE_DISTANCE) {
     // Native copies of a doubling span: the pattern is periodic, so any copied prefix is a source.
     let done = Math.min(len, distance);
-    out.copyWithin(pos, s, s + done);
+    o.copyWithin(pos, s, s + done);
     while (done < len) {
       const n = Math.min(done, len - done);
-      out.copyWithin(pos + done, pos, pos + n);
+      o.copyWithin(pos + done, pos, pos + n);
       done += n;
     }
-    markDirty(pos, pos + len);
+    markRange(m, pos, pos + len);
     return;
   }
   for (let remaining = len; remaining > 0; ) {
     const chunk = remaining < distance ? remaining : distance;
     const sEnd = s + chunk;
-    // The next period's source is this one's destination: its ranges start at the current end
-    // of the list (or in the last range, if the first copy merges into it).
-    const next = dirtyCount > 0 ? dirtyCount - 1 : 0;
-    for (; i < dirtyCount && dirty[i * 2]! < sEnd; i++) {
-      const a = Math.max(dirty[i * 2]!, s);
-      const b = Math.min(dirty[i * 2 + 1]!, sEnd);
-      // A few bytes each (one count's non-zero bytes): a loop beats a copyWithin() call.
-      for (let k = a; k < b; k++) out[k + distance] = out[k]!;
-      markDirty(a + distance, b + distance);
+    // A period's destination lies at or after sEnd, so marks set while copying it are never its source.
+    const lastWord = (sEnd - 1) >>> 5;
+    for (let k = s >>> 5; k <= lastWord; k++) {
+      let w = m[k]!;
+      if (k === s >>> 5) w &= -1 << (s & 31);
+      if (k === lastWord) w &= -1 >>> (31 - ((sEnd - 1) & 31));
+      while (w !== 0) {
+        const low = w & -w;
+        w ^= low;
+        const x = (k << 5) | (31 - Math.clz32(low));
+        const v = o[x]!;
+        // A dense copy marks zero bytes too; they need no copy and no mark.
+        if (v !== 0) {
+          const y = x + distance;
+          o[y] = v;
+          m[y >>> 5]! |= 1 << (y & 31);
+        }
+      }
     }
     s = sEnd;
     remaining -= chunk;
-    i = next;
-    while (i < dirtyCount && dirty[i * 2 + 1]! <= s) i++;
   }
 }
 
-/** Length of the last call's output: everything past it is zero. */
-let written = 0;
-
 /** Restores the all-zero state the skipping of zero matches relies on. */
 function restoreZeros(): void {
-  // One native fill of the last output costs less than clearing its many small dirty ranges.
-  if (out.length > MAX_KEPT_OUT) out = new Uint8Array(INITIAL_OUT);
-  else out.fill(0, 0, written);
+  // One native fill of the last output costs less than clearing its many small runs.
+  if (out.length > MAX_KEPT_OUT) {
+    out = new Uint8Array(INITIAL_OUT);
+    marks = new Int32Array(INITIAL_OUT >>> 5);
+  } else {
+    out.fill(0, 0, written);
+    marks.fill(0, 0, (written + 31) >>> 5);
+  }
   written = 0;
-  dirtyCount = 0;
 }
 
 function grow(needed: number): void {
-  const bigger = new Uint8Array(Math.max(needed, out.length * 2));
+  const size = Math.max(needed, out.length * 2);
+  const bigger = new Uint8Array(size);
   bigger.set(out);
   out = bigger;
+  const biggerMarks = new Int32Array((size + 31) >>> 5);
+  biggerMarks.set(marks);
+  marks = biggerMarks;
   // If this call fails, the next clears everything it may have written.
   written = out.length;
 }
 
 /**
- * The bytes the last `inflateZlib` call wrote, as [start, end) pairs in `ranges[0, 2 * count)`;
- * every byte of its output outside them is zero. Valid until the next call.
+ * The last `inflateZlib` call's marks: bit (p & 31) of word (p >>> 5) is set if byte p of its
+ * output may be non-zero; every unmarked byte is zero. Valid until the next call.
+ */
+export function lastMarks(): Int32Array {
+  return marks;
+}
+
+/**
+ * The bytes the last `inflateZlib` call may have written non-zero, as [start, end) pairs in
+ * `ranges[0, 2 * count)`, increasing; every byte of its output outside them is zero. Valid until
+ * the next call.
  */
 export function lastDirtyRanges(): { ranges: Int32Array; count: number } {
-  return { ranges: dirty, count: dirtyCount };
+  const ranges = new Int32Array(written + 2);
+  let count = 0;
+  let open = -1;
+  for (let p = 0; p <= written; p++) {
+    const set = p < written && (marks[p >>> 5]! & (1 << (p & 31))) !== 0;
+    if (set && open < 0) open = p;
+    else if (!set && open >= 0) {
+      ranges[2 * count] = open;
+      ranges[2 * count + 1] = p;
+      count++;
+      open = -1;
+    }
+  }
+  return { ranges, count };
 }
 
 /**
@@ -242,7 +273,33 @@ export function inflateZlib(data: Uint8Array): Uint8Array {
   return out.subarray(0, written);
 }
 
-/** DEFLATE data from `data[start]` into `out`; returns the output length. */
+/**
+ * Decodes a code longer than the fast table's width (or none), canonically, bit by bit (RFC 1951
+ * codes are packed starting from the MSB of the code). Returns symbol << 4 | length, or -1.
+ */
+function decodeSlow(h: Huffman, bitBuf: number): number {
+  let code = 0;
+  let first = 0;
+  let index = 0;
+  for (let len = 1; len <= MAX_BITS; len++) {
+    code |= (bitBuf >>> (len - 1)) & 1;
+    const count = h.count[len]!;
+    if (code - first < count) return (h.symbols[index + code - first]! << 4) | len;
+    index += count;
+    first = (first + count) << 1;
+    code <<= 1;
+  }
+  return -1;
+}
+
+const END_OF_DATA = 'unexpected end of compressed data';
+
+/**
+ * DEFLATE data from `data[start]` into `out`; returns the output length. The bit reader lives in
+ * locals (closures over them cost a heap access per bit operation), so the refill and Huffman
+ * look-up are written out at each use; refills happen exactly where a bit-at-a-time reader would
+ * need them, so damaged streams fail with the same error at the same point.
+ */
 function inflateRaw(data: Uint8Array, start: number): number {
   const end = data.length;
   let inPos = start;
@@ -250,11 +307,173 @@ function inflateRaw(data: Uint8Array, start: number): number {
   let bitCount = 0;
   let pos = 0;
   let final = 0;
+  let type = 0;
+  let o = out;
+  let m = marks;
   // Bytes past the end read as zeros, so that a look-up may peek beyond the last code; a stream
   // that actually consumes them is truncated (checked at every refill and at the end).
+  while (!final) {
+    // The block header as two reads (1 and 2 bits), refilling where each would.
+    for (let width = 1; width <= 2; width++) {
+      if (bitCount < width) {
+        while (bitCount <= 24) {
+          if (inPos > end + 4) throw new InflateError(END_OF_DATA);
+          bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
+          inPos++;
+          bitCount += 8;
+        }
+      }
+      if (width === 1) final = bitBuf & 1;
+      else type = bitBuf & 3;
+      bitBuf >>>= width;
+      bitCount -= width;
+    }
+    if (type === 0) {
+      // Stored: drop to a byte boundary; the whole bytes still in the bit buffer come first.
+      const p = inPos - ((bitCount - (bitCount & 7)) >>> 3);
+      bitBuf = 0;
+      bitCount = 0;
+      if (p + 4 > end) throw new InflateError(END_OF_DATA);
+      const len = data[p]! | (data[p + 1]! << 8);
+      const nlen = data[p + 2]! | (data[p + 3]! << 8);
+      if ((len ^ 0xffff) !== nlen) throw new InflateError('invalid stored block length');
+      if (p + 4 + len > end) throw new InflateError(END_OF_DATA);
+      if (pos + len > o.length) {
+        grow(pos + len);
+        o = out;
+        m = marks;
+      }
+      o.set(data.subarray(p + 4, p + 4 + len), pos);
+      if (len > 0) markRange(m, pos, pos + len);
+      pos += len;
+      inPos = p + 4 + len;
+      continue;
+    }
+    let litLen: Huffman;
+    let dist: Huffman;
+    if (type === 1) {
+      litLen = fixedLitLen;
+      dist = fixedDist;
+    } else if (type === 2) {
+      const r = readDynamicCodes(data, inPos, bitBuf, bitCount);
+      inPos = r.inPos;
+      bitBuf = r.bitBuf;
+      bitCount = r.bitCount;
+      litLen = dynLitLen;
+      dist = dynDist;
+    } else throw new InflateError('invalid block type');
+    const litFast = litLen.fast;
+    const litMask = litLen.fastMask;
+    const distFast = dist.fast;
+    const distMask = dist.fastMask;
+
+    for (;;) {
+      if (bitCount < MAX_BITS) {
+        while (bitCount <= 24) {
+          if (inPos > end + 4) throw new InflateError(END_OF_DATA);
+          bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
+          inPos++;
+          bitCount += 8;
+        }
+      }
+      let e = litFast[bitBuf & litMask]!;
+      if (e === 0) {
+        e = decodeSlow(litLen, bitBuf);
+        if (e < 0) throw new InflateError('invalid Huffman code');
+      }
+      bitBuf >>>= e & 15;
+      bitCount -= e & 15;
+      const sym = e >>> 4;
+      if (sym < 256) {
+        if (pos >= o.length) {
+          grow(pos + 1);
+          o = out;
+          m = marks;
+        }
+        // The buffer is zero there already: a zero literal needs no write.
+        if (sym !== 0) {
+          o[pos] = sym;
+          m[pos >>> 5]! |= 1 << (pos & 31);
+        }
+        pos++;
+        continue;
+      }
+      if (sym === 256) break;
+      const li = sym - 257;
+      if (li >= 29) throw new InflateError('invalid literal/length symbol');
+      let len = LENGTH_BASE[li]!;
+      const lenExtra = LENGTH_EXTRA[li]!;
+      if (lenExtra > 0) {
+        if (bitCount < lenExtra) {
+          while (bitCount <= 24) {
+            if (inPos > end + 4) throw new InflateError(END_OF_DATA);
+            bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
+            inPos++;
+            bitCount += 8;
+          }
+        }
+        len += bitBuf & ((1 << lenExtra) - 1);
+        bitBuf >>>= lenExtra;
+        bitCount -= lenExtra;
+      }
+      if (bitCount < MAX_BITS) {
+        while (bitCount <= 24) {
+          if (inPos > end + 4) throw new InflateError(END_OF_DATA);
+          bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
+          inPos++;
+          bitCount += 8;
+        }
+      }
+      e = distFast[bitBuf & distMask]!;
+      if (e === 0) {
+        e = decodeSlow(dist, bitBuf);
+        if (e < 0) throw new InflateError('invalid Huffman code');
+      }
+      bitBuf >>>= e & 15;
+      bitCount -= e & 15;
+      const ds = e >>> 4;
+      if (ds >= 30) throw new InflateError('invalid distance symbol');
+      let distance = DIST_BASE[ds]!;
+      const distExtra = DIST_EXTRA[ds]!;
+      if (distExtra > 0) {
+        if (bitCount < distExtra) {
+          while (bitCount <= 24) {
+            if (inPos > end + 4) throw new InflateError(END_OF_DATA);
+            bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
+            inPos++;
+            bitCount += 8;
+          }
+        }
+        distance += bitBuf & ((1 << distExtra) - 1);
+        bitBuf >>>= distExtra;
+        bitCount -= distExtra;
+      }
+      if (distance > pos) throw new InflateError('invalid distance: too far back');
+      if (pos + len > o.length) {
+        grow(pos + len);
+        o = out;
+        m = marks;
+      }
+      // A match whose source is all zeros copies zeros onto zeros: nothing to do.
+      const s = pos - distance;
+      if (anyMarked(m, s, s + (len < distance ? len : distance))) copyMatch(o, m, pos, distance, len);
+      pos += len;
+    }
+  }
+  // The Adler-32 trailer must be there (a stream cut short is damaged), though it is not checked.
+  if (inPos - (bitCount >>> 3) + 4 > end) throw new InflateError(END_OF_DATA);
+  return pos;
+}
+
+/** Bit reader state handed back by readDynamicCodes (reused: one block header per histogram). */
+const readerState = { inPos: 0, bitBuf: 0, bitCount: 0 };
+
+/** Reads a dynamic block's code lengths and builds dynLitLen and dynDist from them. */
+function readDynamicCodes(data: Uint8Array, inPos: number, bitBuf: number, bitCount: number): typeof readerState {
+  const end = data.length;
   const refill = (): void => {
     while (bitCount <= 24) {
-      if (inPos > end + 4) throw new InflateError('unexpected end of compressed data');
+      if (inPos > end + 4) throw new InflateError(END_OF_DATA);
       bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
       inPos++;
       bitCount += 8;
@@ -267,98 +486,6 @@ function inflateRaw(data: Uint8Array, start: number): number {
     bitCount -= n;
     return v;
   };
-  const decode = (h: Huffman): number => {
-    if (bitCount < MAX_BITS) refill();
-    const e = h.fast[bitBuf & h.fastMask]!;
-    if (e !== 0) {
-      const len = e & 15;
-      bitBuf >>>= len;
-      bitCount -= len;
-      return e >>> 4;
-    }
-    // Canonical decoding, bit by bit (RFC 1951 codes are packed starting from the MSB of the code).
-    let code = 0;
-    let first = 0;
-    let index = 0;
-    for (let len = 1; len <= MAX_BITS; len++) {
-      code |= (bitBuf >>> (len - 1)) & 1;
-      const count = h.count[len]!;
-      if (code - first < count) {
-        bitBuf >>>= len;
-        bitCount -= len;
-        return h.symbols[index + code - first]!;
-      }
-      index += count;
-      first = (first + count) << 1;
-      code <<= 1;
-    }
-    throw new InflateError('invalid Huffman code');
-  };
-
-  while (!final) {
-    final = bits(1);
-    const type = bits(2);
-    if (type === 0) {
-      // Stored: drop to a byte boundary; the whole bytes still in the bit buffer come first.
-      bitBuf >>>= bitCount & 7;
-      bitCount -= bitCount & 7;
-      const p = inPos - (bitCount >>> 3);
-      bitBuf = 0;
-      bitCount = 0;
-      if (p + 4 > end) throw new InflateError('unexpected end of compressed data');
-      const len = data[p]! | (data[p + 1]! << 8);
-      const nlen = data[p + 2]! | (data[p + 3]! << 8);
-      if ((len ^ 0xffff) !== nlen) throw new InflateError('invalid stored block length');
-      if (p + 4 + len > end) throw new InflateError('unexpected end of compressed data');
-      if (pos + len > out.length) grow(pos + len);
-      out.set(data.subarray(p + 4, p + 4 + len), pos);
-      if (len > 0) markDirty(pos, pos + len);
-      pos += len;
-      inPos = p + 4 + len;
-      continue;
-    }
-    let litLen: Huffman;
-    let dist: Huffman;
-    if (type === 1) {
-      litLen = fixedLitLen;
-      dist = fixedDist;
-    } else if (type === 2) {
-      readDynamicCodes(bits, decode);
-      litLen = dynLitLen;
-      dist = dynDist;
-    } else throw new InflateError('invalid block type');
-
-    for (;;) {
-      const sym = decode(litLen);
-      if (sym < 256) {
-        if (pos >= out.length) grow(pos + 1);
-        // The buffer is zero there already: a zero literal needs no write.
-        if (sym !== 0) {
-          out[pos] = sym;
-          markDirty(pos, pos + 1);
-        }
-        pos++;
-        continue;
-      }
-      if (sym === 256) break;
-      const li = sym - 257;
-      if (li >= 29) throw new InflateError('invalid literal/length symbol');
-      const len = LENGTH_BASE[li]! + bits(LENGTH_EXTRA[li]!);
-      const ds = decode(dist);
-      if (ds >= 30) throw new InflateError('invalid distance symbol');
-      const distance = DIST_BASE[ds]! + bits(DIST_EXTRA[ds]!);
-      if (distance > pos) throw new InflateError('invalid distance: too far back');
-      if (pos + len > out.length) grow(pos + len);
-      copyMatch(pos, distance, len);
-      pos += len;
-    }
-  }
-  // The Adler-32 trailer must be there (a stream cut short is damaged), though it is not checked.
-  if (inPos - (bitCount >>> 3) + 4 > end) throw new InflateError('unexpected end of compressed data');
-  return pos;
-}
-
-function readDynamicCodes(bits: (n: number) => number, decode: (h: Huffman) => number): void {
   const nLitLen = bits(5) + 257;
   const nDist = bits(5) + 1;
   const nCodeLen = bits(4) + 4;
@@ -366,9 +493,19 @@ function readDynamicCodes(bits: (n: number) => number, decode: (h: Huffman) => n
   codeLengthLengths.fill(0);
   for (let i = 0; i < nCodeLen; i++) codeLengthLengths[CODE_LENGTH_ORDER[i]!] = bits(3);
   codeLengthCode.build(codeLengthLengths, 0, 19, false);
+  const fast = codeLengthCode.fast;
+  const mask = codeLengthCode.fastMask;
   const total = nLitLen + nDist;
   for (let i = 0; i < total; ) {
-    const sym = decode(codeLengthCode);
+    if (bitCount < MAX_BITS) refill();
+    let e = fast[bitBuf & mask]!;
+    if (e === 0) {
+      e = decodeSlow(codeLengthCode, bitBuf);
+      if (e < 0) throw new InflateError('invalid Huffman code');
+    }
+    bitBuf >>>= e & 15;
+    bitCount -= e & 15;
+    const sym = e >>> 4;
     if (sym < 16) {
       codeLengths[i++] = sym;
       continue;
@@ -388,4 +525,8 @@ function readDynamicCodes(bits: (n: number) => number, decode: (h: Huffman) => n
   if (codeLengths[256] === 0) throw new InflateError('invalid code: missing end-of-block');
   dynLitLen.build(codeLengths, 0, nLitLen, true);
   dynDist.build(codeLengths, nLitLen, nDist, true);
+  readerState.inPos = inPos;
+  readerState.bitBuf = bitBuf;
+  readerState.bitCount = bitCount;
+  return readerState;
 }

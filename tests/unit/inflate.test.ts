@@ -1,7 +1,7 @@
 import { constants, deflateSync, inflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InflateError, inflateZlib, lastDirtyRanges } from '../../src/model/inflate.ts';
+import { InflateError, inflateZlib, lastDirtyRanges, lastMarks } from '../../src/model/inflate.ts';
 
 /** Every byte outside the reported dirty ranges must be zero: the codec reads only those ranges. */
 function outsideDirtyIsZero(output: Uint8Array): boolean {
@@ -70,6 +70,22 @@ describe('inflateZlib', () => {
         expect(outsideDirtyIsZero(out)).toBe(true);
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it('marks every non-zero byte it writes, and nothing past its output', () => {
+    fc.assert(
+      fc.property(fc.oneof(sparseWords, anyBytes), options, (bytes, opts) => {
+        const out = inflateZlib(deflateSync(bytes, opts));
+        const marks = lastMarks();
+        const marked = (p: number): boolean => (marks[p >>> 5]! & (1 << (p & 31))) !== 0;
+        let unmarked = 0;
+        for (let p = 0; p < out.length; p++) if (out[p] !== 0 && !marked(p)) unmarked++;
+        let beyond = 0;
+        for (let p = out.length; p < Math.min(marks.length * 32, out.length + 4096); p++) if (marked(p)) beyond++;
+        expect([unmarked, beyond]).toEqual([0, 0]);
+      }),
+      { numRuns: 1000 },
     );
   });
 
