@@ -4,6 +4,7 @@ import { groupIntoRuns } from '../model/grouping.ts';
 import { fileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { analyseStore } from './analyse.ts';
+import { cellsOf, engineCapacity, memorySettingBytes, tooLargeMessage } from './capacity.ts';
 import { openBrowserDb } from './browser-db.ts';
 import { runChartQuery } from './chart-queries.ts';
 import { buildSnapshot } from './snapshot-build.ts';
@@ -30,10 +31,24 @@ const ready = (async () => {
 ready.catch((e: unknown) => post({ id: 0, type: 'fatal', message: `the query engine failed to start: ${String(e)}` }));
 
 let parsed: ParsedFile[] = [];
+/** Input bytes behind each parsed file, for saying how much input fits in the engine. */
+const inputBytes = new Map<string, number>();
 let fileErrors: ParseIssue[] = [];
 /** Files that are not benchmark results at all (a README in a dropped folder): listed, not errors. */
 let ignored: string[] = [];
 let regrouping: Regrouping = {};
+
+let memoryLimit: number | null = null;
+
+/** DuckDB's own memory limit (a share of the WebAssembly memory), read once. */
+function engineMemoryBytes(store: Store): number {
+  if (memoryLimit === null) {
+    const setting = store.db.query(`SELECT current_setting('memory_limit') AS l`)[0]?.l;
+    // DuckDB's default: 80 % of the 4 GiB WebAssembly memory.
+    memoryLimit = (typeof setting === 'string' ? memorySettingBytes(setting) : null) ?? 0.8 * 2 ** 32;
+  }
+  return memoryLimit;
+}
 
 function analyse(store: Store, window: AnalysisWindow) {
   return analyseStore(store, fileErrors, ignored, { window }, parsed.map(fileReport));
@@ -103,7 +118,9 @@ async function load(id: number, files: InputFile[], replace: boolean, window: An
         }
       }
       let last = 0;
+      let bytesRead = 0;
       const progress = (p: Omit<LoadProgress, 'done' | 'path'>, done = false, error?: string): void => {
+        bytesRead = Math.max(bytesRead, p.bytesRead);
         const now = performance.now();
         if (!done && now - last < PROGRESS_INTERVAL_MS) return;
         last = now;
@@ -123,7 +140,20 @@ async function load(id: number, files: InputFile[], replace: boolean, window: An
           fileErrors.push(...outcome.errors);
           progress({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true, outcome.errors[0]?.message);
         } else {
-          parsed = parsed.filter((f) => f.path !== outcome.path).concat(outcome);
+          const kept = parsed.filter((f) => f.path !== outcome.path);
+          inputBytes.set(outcome.path, totalBytes ?? bytesRead);
+          const capacity = engineCapacity(kept.reduce((n, f) => n + cellsOf(f), cellsOf(outcome)), engineMemoryBytes(store));
+          if (!capacity.fits) {
+            const read = [...kept, outcome].reduce((n, f) => n + (inputBytes.get(f.path) ?? 0), 0);
+            const message = `${input.path}: ${tooLargeMessage(capacity, read)}`;
+            fileErrors.push({ file: input.path, line: 0, message });
+            progress({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true, message);
+            for (const rest of files.slice(files.indexOf(input) + 1)) {
+              fileErrors.push({ file: rest.path, line: 0, message: `${rest.path}: not read — the engine was already full (see ${input.path})` });
+            }
+            break;
+          }
+          parsed = kept.concat(outcome);
           fileErrors.push(...outcome.errors);
           loadedFiles.push(input.path);
           progress({ bytesRead: totalBytes ?? 0, totalBytes, lines: outcome.lines }, true);

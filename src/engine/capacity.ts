@@ -1,0 +1,73 @@
+import type { ParsedFile } from '../model/types.ts';
+
+/**
+ * Whether parsed files will fit in the query engine, checked before they are handed to it: DuckDB-
+ * WASM lives in one WebAssembly memory of at most 4 GiB, and a load that runs out of it fails in
+ * the middle of an insert. Saying so first, with how much input fits, lets the user choose.
+ */
+
+/**
+ * Engine bytes per latency cell (a histogram bucket in one second, or a distinct raw value in one
+ * second), with its share of `series_hist` and `intervals`, plus a fixed part for partly filled
+ * blocks. Measured with duckdb_memory(): 2.43 M cells of generated YCSB HdrHistogram logs took
+ * 129.8 MB (53.5 B a cell), the test corpus 0.53 M cells 35.1 MB; a test keeps this an upper bound.
+ */
+export const ENGINE_BYTES_PER_CELL = 56;
+export const ENGINE_FIXED_BYTES = 16e6;
+/**
+ * Share of the engine's memory the stored data may take; the rest is working memory for queries,
+ * whose merges group millions of cells into a few thousand buckets.
+ */
+export const STORAGE_SHARE = 0.75;
+
+/** The cells a parsed file adds to the engine. */
+export function cellsOf(file: ParsedFile): number {
+  let cells = 0;
+  for (const s of file.series) {
+    if (s.kind === 'histogram') for (const i of s.intervals) cells += i.histogram.lo.length;
+    else if (s.kind === 'raw') cells += s.counts.value.length;
+  }
+  return cells;
+}
+
+export interface Capacity {
+  cells: number;
+  neededBytes: number;
+  /** What the cells may take: the storage share of the engine's memory limit. */
+  availableBytes: number;
+  fits: boolean;
+}
+
+export function engineCapacity(cells: number, memoryLimitBytes: number): Capacity {
+  const neededBytes = ENGINE_FIXED_BYTES + cells * ENGINE_BYTES_PER_CELL;
+  const availableBytes = Math.floor(memoryLimitBytes * STORAGE_SHARE);
+  return { cells, neededBytes, availableBytes, fits: neededBytes <= availableBytes };
+}
+
+const UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+
+/** DuckDB's `memory_limit` setting as bytes ("3.1 GiB" → 3328599654); null when it is not a size. */
+export function memorySettingBytes(setting: string): number | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B|B)\s*$/i.exec(setting);
+  if (!m) return null;
+  return Math.floor(Number(m[1]) * (UNITS[(m[2] as string).toLowerCase()] as number));
+}
+
+function size(bytes: number): string {
+  return bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : `${Math.max(1, Math.round(bytes / 1e6))} MB`;
+}
+
+/**
+ * Why files were not loaded: what they need, what the engine has, and how much of this kind of
+ * input fits — scaled from the input read so far (`inputBytes` for `capacity.cells`).
+ */
+export function tooLargeMessage(capacity: Capacity, inputBytes: number): string {
+  const perCell = capacity.cells > 0 ? (capacity.neededBytes - ENGINE_FIXED_BYTES) / capacity.cells : 0;
+  const cellsThatFit = perCell > 0 ? (capacity.availableBytes - ENGINE_FIXED_BYTES) / perCell : 0;
+  const fitting = inputBytes > 0 && cellsThatFit > 0 ? size((inputBytes * cellsThatFit) / capacity.cells) : null;
+  return (
+    `not loaded: with this file the results hold ${(capacity.cells / 1e6).toFixed(1)} M latency buckets, about ${size(capacity.neededBytes)} ` +
+    `in the in-browser query engine, which has ${size(capacity.availableBytes)} for them (WebAssembly memory is limited to 4 GB)` +
+    (fitting ? `; about ${fitting} of input like this fits — load fewer clients or a shorter part of the run` : '')
+  );
+}

@@ -1,0 +1,62 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadPaths } from '../../src/cli/load-paths.ts';
+import { writeHdrLogs } from '../../scripts/generate-data.ts';
+import { cellsOf, ENGINE_BYTES_PER_CELL, ENGINE_FIXED_BYTES, engineCapacity, memorySettingBytes, STORAGE_SHARE, tooLargeMessage } from '../../src/engine/capacity.ts';
+import { openNodeDb } from '../../src/engine/node-db.ts';
+import { Store } from '../../src/engine/store.ts';
+import { groupIntoRuns } from '../../src/model/grouping.ts';
+
+const CORPUS = join(import.meta.dirname, '..', 'fixtures', 'corpus');
+
+describe('engine capacity', () => {
+  it('reads DuckDB memory settings as bytes', () => {
+    expect(memorySettingBytes('3.1 GiB')).toBe(Math.floor(3.1 * 2 ** 30));
+    expect(memorySettingBytes('512.0 MiB')).toBe(512 * 2 ** 20);
+    expect(memorySettingBytes('2GB')).toBe(2e9);
+    expect(memorySettingBytes('100 B')).toBe(100);
+    expect(memorySettingBytes('unlimited')).toBeNull();
+    expect(memorySettingBytes('-1 GiB')).toBeNull();
+  });
+
+  it('fits up to the storage share of the limit, and not one cell more', () => {
+    const limit = 1e9;
+    const cellsThatFit = Math.floor((limit * STORAGE_SHARE - ENGINE_FIXED_BYTES) / ENGINE_BYTES_PER_CELL);
+    expect(engineCapacity(cellsThatFit, limit).fits).toBe(true);
+    expect(engineCapacity(cellsThatFit + 1, limit).fits).toBe(false);
+  });
+
+  it('says how much input of this kind fits, scaled from what was read', () => {
+    // 20 M cells need 16 MB + 20 M × 56 B = 1.136 GB where 750 MB is available, room for
+    // (750 − 16) MB / 56 B = 13.1 M cells: of 3 GB of input, 3 × 13.1 / 20 ≈ 2.0 GB fit.
+    const capacity = engineCapacity(20e6, 1e9);
+    const message = tooLargeMessage(capacity, 3e9);
+    expect(message).toContain('20.0 M latency buckets');
+    expect(message).toContain('about 1.1 GB in the in-browser query engine');
+    expect(message).toContain('which has 750 MB for them');
+    expect(message).toContain('about 2.0 GB of input like this fits');
+  });
+
+  it.each([
+    ['the test corpus', () => CORPUS],
+    ['generated YCSB HdrHistogram logs', () => {
+      const dir = join(mkdtempSync(join(tmpdir(), 'capacity-')), 'run');
+      writeHdrLogs(12, ['READ', 'UPDATE', 'INSERT', 'SCAN'], 20, dir, 1000, 'v1');
+      return dir;
+    }],
+  ])('holds at most the estimate in DuckDB: %s', async (_, dir) => {
+    const loaded = await loadPaths([dir()]);
+    const cells = loaded.files.reduce((n, f) => n + cellsOf(f), 0);
+    const db = await openNodeDb();
+    const store = new Store(db);
+    const before = Number(db.query('SELECT sum(memory_usage_bytes)::DOUBLE AS b FROM duckdb_memory()')[0]?.b);
+    store.addRuns(groupIntoRuns(loaded.files));
+    expect(Number(db.query('SELECT count(*)::DOUBLE AS n FROM cells')[0]?.n)).toBe(cells);
+    const after = Number(db.query('SELECT sum(memory_usage_bytes)::DOUBLE AS b FROM duckdb_memory()')[0]?.b);
+    expect(cells).toBeGreaterThan(100_000);
+    expect(after - before).toBeLessThanOrEqual(engineCapacity(cells, 1).neededBytes);
+    db.close();
+  });
+});
