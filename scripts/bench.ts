@@ -318,6 +318,7 @@ try {
       requeryMs: round(b.result.requeryMs, 1),
       firstChartMs: round(b.result.firstChartMs, 1),
       peakMemoryMB: b.peakMemoryMB === null ? null : Math.round(b.peakMemoryMB),
+      ingestLongTasks: b.result.ingestLongTasks,
       nativeSeconds: n ? round(n.seconds) : null,
       nativeLoadSeconds: n?.loadSeconds != null ? round(n.loadSeconds) : null,
       nativeQuerySeconds: n?.querySeconds != null ? round(n.querySeconds) : null,
@@ -365,6 +366,7 @@ try {
           }
         : null,
       peakMemoryMB: h.peakMemoryMB === null ? null : Math.round(h.peakMemoryMB),
+      ingestLongTasks: h.result.ingestLongTasks,
     },
     // The load's result is the merged figures of every run over everything: its time is the time to the merged p99.
     mergedP99: { ms: round(h.result.loadedMs, 1) },
@@ -383,10 +385,16 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
+type LongTasks = { count: number; longestMs: number };
+
+function longTasks(t: LongTasks): string {
+  return t.count === 0 ? 'none' : `${t.count} (${t.longestMs} ms)`;
+}
+
 function printTable(doc: {
   machine: { cpus: number; chromium: string; native: string | null };
-  rawCsvRuns: { rows: number; mb: number; seconds: number; rowsPerS: number; mbPerS: number; nativeSeconds: number | null; nativeRatio: number | null; requeryMs: number; firstChartMs: number; peakMemoryMB: number | null; p99Match: boolean | null }[];
-  hdr: { histograms: number; seconds: number; histogramsPerS: number; loadSeconds: number; decodeOnly: { histogramsPerS: number; histogramsPerCpuS: number | null } | null; peakMemoryMB: number | null; intervalSeconds: number };
+  rawCsvRuns: { rows: number; mb: number; seconds: number; rowsPerS: number; mbPerS: number; nativeSeconds: number | null; nativeRatio: number | null; requeryMs: number; firstChartMs: number; peakMemoryMB: number | null; ingestLongTasks: LongTasks; p99Match: boolean | null }[];
+  hdr: { histograms: number; seconds: number; histogramsPerS: number; loadSeconds: number; decodeOnly: { histogramsPerS: number; histogramsPerCpuS: number | null } | null; peakMemoryMB: number | null; ingestLongTasks: LongTasks; intervalSeconds: number };
   mergedP99: { ms: number };
   requery: { ms: number };
   firstChart: { ms: number; afterLoadMs: number };
@@ -395,12 +403,12 @@ function printTable(doc: {
   const n = (v: number | null, digits = 0): string => (v === null ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
   const pad = (cells: string[], widths: number[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(`\nbenchlens in headless Chromium ${doc.machine.chromium} (${CHROMIUM}), ${doc.machine.cpus} cores; native reference: ${doc.machine.native ?? 'none found'}\n`);
-  const widths = [12, 7, 9, 11, 7, 9, 8, 10, 10, 8, 5];
-  console.log(pad(['raw CSV rows', 'MB', 'browser s', 'rows/s', 'MB/s', 'native s', 'ratio', 'requery ms', 'chart ms', 'peak MB', 'p99='], widths));
+  const widths = [12, 7, 9, 11, 7, 9, 8, 10, 10, 8, 12, 5];
+  console.log(pad(['raw CSV rows', 'MB', 'browser s', 'rows/s', 'MB/s', 'native s', 'ratio', 'requery ms', 'chart ms', 'peak MB', 'UI tasks≥50', 'p99='], widths));
   for (const r of doc.rawCsvRuns) {
     console.log(
       pad(
-        [n(r.rows), n(r.mb), n(r.seconds, 2), n(r.rowsPerS), n(r.mbPerS, 1), n(r.nativeSeconds, 2), r.nativeRatio === null ? '–' : `${n(r.nativeRatio, 1)}×`, n(r.requeryMs), n(r.firstChartMs), n(r.peakMemoryMB), r.p99Match === null ? '–' : r.p99Match ? 'yes' : 'NO'],
+        [n(r.rows), n(r.mb), n(r.seconds, 2), n(r.rowsPerS), n(r.mbPerS, 1), n(r.nativeSeconds, 2), r.nativeRatio === null ? '–' : `${n(r.nativeRatio, 1)}×`, n(r.requeryMs), n(r.firstChartMs), n(r.peakMemoryMB), longTasks(r.ingestLongTasks), r.p99Match === null ? '–' : r.p99Match ? 'yes' : 'NO'],
         widths,
       ),
     );
@@ -412,6 +420,8 @@ function printTable(doc: {
   console.log(`  re-query, other window    ${n(doc.requery.ms)} ms`);
   console.log(`  first chart               ${n(doc.firstChart.ms)} ms from files handed over (${n(doc.firstChart.afterLoadMs)} ms after load)`);
   console.log(`  peak memory               ${n(h.peakMemoryMB)} MB`);
+  console.log(`  UI tasks ≥ 50 ms, ingest  ${longTasks(h.ingestLongTasks)}`);
   console.log(`\npeak memory over all phases: ${n(doc.peakMemoryMB)} MB (Chromium renderer peak RSS, VmHWM)`);
+  console.log('UI tasks≥50 = main-thread long tasks while files were read and loaded: count (longest ms)');
   console.log('browser s = files handed over → loaded with merged p99 of every operation; ratio = browser ÷ native (load + p99 query); p99= : browser p99 equals native p99 for every operation');
 }

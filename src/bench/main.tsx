@@ -32,7 +32,15 @@ export interface BenchResult {
   /** Merged p99 of each operation of the first run, µs (checked against native DuckDB). */
   p99: Record<string, number | null>;
   errors: number;
+  /** Main-thread tasks of 50 ms or more (the Long Tasks API) while files were read and loaded: the page's responsiveness. */
+  ingestLongTasks: { count: number; longestMs: number };
 }
+
+/** Long tasks on the page's main thread, as the browser reports them. */
+const longTasks: { start: number; duration: number }[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
+}).observe({ type: 'longtask', buffered: true });
 
 declare global {
   interface Window {
@@ -118,6 +126,9 @@ async function run(files: File[], show: (c: { analysis: Analysis; result: Throug
   });
   const { analysis } = await result;
   const loadedAt = performance.now();
+  // Reported after a tick: an entry is delivered once its task has ended.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const during = longTasks.filter((e) => e.start + e.duration >= t0 && e.start <= loadedAt);
   const first = analysis.runs[0];
   if (!first) throw new Error('the engine found no run in the files');
 
@@ -138,6 +149,7 @@ async function run(files: File[], show: (c: { analysis: Analysis; result: Throug
     firstChartMs: drawnAt - t0,
     p99: Object.fromEntries(Object.entries(first.ops).map(([op, s]) => [op, s.p99])),
     errors: analysis.errors.length,
+    ingestLongTasks: { count: during.length, longestMs: Math.round(Math.max(0, ...during.map((e) => e.duration))) },
   };
 }
 

@@ -48,6 +48,10 @@ describe.skipIf(!existsSync('/usr/bin/chromium'))('npm run bench -- --json (tiny
       expect(doc.rawCsv.p99Match).toBe(true);
     }
     expect(Object.keys(doc.rawCsv.p99).sort()).toEqual(['READ', 'UPDATE']);
+    // Counted, not judged: the page's responsiveness during ingest is a figure of the full run.
+    for (const t of [doc.rawCsv.ingestLongTasks, doc.hdr.ingestLongTasks]) {
+      expect(Number.isInteger(t.count) && t.count >= 0 && t.longestMs >= (t.count > 0 ? 50 : 0), JSON.stringify(t)).toBe(true);
+    }
   });
 });
 
