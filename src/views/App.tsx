@@ -217,7 +217,7 @@ export function App() {
           </div>
         )}
         {remoteConfirm}
-        <LoadPanel onFiles={loadLocal} progress={engine.progress} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} />
+        <LoadPanel onFiles={loadLocal} progress={engine.progress} progressElapsedMs={engine.progressElapsedMs} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} />
         {views.length > 0 && (
           <>
             <section>

@@ -3,11 +3,17 @@ import type { InputFile, LoadProgress } from '../engine/protocol.ts';
 import { filesFromInput } from './file-sources.ts';
 import { describeKept, problemsByFile } from '../model/report.ts';
 import { formatNumber } from './format.ts';
+import { overallProgress } from './load-eta.ts';
+
+function formatDuration(seconds: number): string {
+  return seconds < 90 ? `${Math.ceil(seconds)} s` : `${Math.round(seconds / 60)} min`;
+}
 
 /** File and folder pickers, per-file progress with cancel, and every problem found, by file and line. */
 export function LoadPanel({
   onFiles,
   progress,
+  progressElapsedMs,
   loading,
   cancelled,
   onCancel,
@@ -15,6 +21,7 @@ export function LoadPanel({
 }: {
   onFiles: (files: InputFile[]) => void;
   progress: Record<string, LoadProgress>;
+  progressElapsedMs: number;
   loading: boolean;
   cancelled: boolean;
   onCancel: () => void;
@@ -23,6 +30,7 @@ export function LoadPanel({
   const entries = Object.values(progress);
   const failed = entries.filter((p) => p.error);
   const done = entries.filter((p) => p.done).length;
+  const overall = overallProgress(entries, progressElapsedMs);
   const errors = analysis?.errors ?? [];
   const byFile = problemsByFile(errors);
   return (
@@ -48,6 +56,13 @@ export function LoadPanel({
               </button>
             )}
           </div>
+          {loading && (
+            <p className="muted small" data-testid="load-overall">
+              {formatNumber(overall.readBytes / 1e6, 1)}
+              {overall.totalBytes !== null ? ` of ${formatNumber(overall.totalBytes / 1e6, 1)}` : ''} MB read
+              {overall.etaS !== null ? ` · about ${formatDuration(overall.etaS)} left` : ''}
+            </p>
+          )}
           {loading && (
             <ul className="file-progress">
               {entries

@@ -12,6 +12,8 @@ export interface EngineState {
   analysis: Analysis | null;
   /** Per-file progress of the load under way (and of the last one, until the next starts). */
   progress: Record<string, LoadProgress>;
+  /** Milliseconds from the start of the load under way to its latest progress event. */
+  progressElapsedMs: number;
   loading: boolean;
   cancelled: boolean;
   /** Time the last load took in the worker. */
@@ -29,6 +31,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     fatal: null,
     analysis: null,
     progress: {},
+    progressElapsedMs: 0,
     loading: false,
     cancelled: false,
     lastLoadMs: null,
@@ -64,8 +67,13 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
         loading: true,
         cancelled: false,
         progress: Object.fromEntries(files.map((f) => [f.path, { path: f.path, bytesRead: 0, totalBytes: f.file?.size ?? null, lines: 0, done: false }])),
+        progressElapsedMs: 0,
       }));
-      const handle = client.load(files, replace, windowRef.current, regroupRef.current, (p) => setState((s) => ({ ...s, progress: { ...s.progress, [p.path]: p } })));
+      const onProgress = (p: LoadProgress) => {
+        const elapsed = performance.now() - t0;
+        setState((s) => ({ ...s, progress: { ...s.progress, [p.path]: p }, progressElapsedMs: elapsed }));
+      };
+      const handle = client.load(files, replace, windowRef.current, regroupRef.current, onProgress);
       cancelRef.current = handle.cancel;
       try {
         const result = await handle.result;
