@@ -1,7 +1,9 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 
 /**
  * Cross-origin isolation lets DuckDB-WASM use threads where the browser allows it; the page's CSP
@@ -90,12 +92,60 @@ function sampleResults(): Plugin {
   };
 }
 
+/**
+ * DuckDB's .wasm is 34–39 MB: the build writes brotli and gzip copies beside it (6.2 / 7.7 MB),
+ * and `vite preview` serves them to browsers that accept them, as static hosts do with
+ * `brotli_static` / `gzip_static` (see README). Always as application/wasm, which streaming
+ * compilation requires.
+ */
+function precompressedWasm(): Plugin {
+  let outDir = path.resolve(import.meta.dirname, 'dist');
+  const encodings = [
+    { name: 'br', suffix: '.br', compress: (b: Buffer) => promisify(brotliCompress)(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: b.length } }) },
+    { name: 'gzip', suffix: '.gz', compress: (b: Buffer) => promisify(gzip)(b, { level: 9 }) },
+  ];
+  return {
+    name: 'benchlens-precompressed-wasm',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async writeBundle(_options, bundle) {
+      const wasm = Object.keys(bundle).filter((f) => f.endsWith('.wasm'));
+      await Promise.all(
+        wasm.flatMap((f) => {
+          const full = path.join(outDir, f);
+          return encodings.map(async (e) => writeFileSync(full + e.suffix, await e.compress(readFileSync(full))));
+        }),
+      );
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const url = (req.url ?? '').split('?')[0] ?? '';
+        if (!url.endsWith('.wasm')) return next();
+        const full = path.resolve(outDir, `.${decodeURIComponent(url)}`);
+        if (!full.startsWith(outDir + path.sep)) return next();
+        const accepted = String(req.headers['accept-encoding'] ?? '')
+          .split(',')
+          .map((token) => token.split(';')[0]?.trim());
+        const encoding = encodings.find((e) => accepted.includes(e.name) && existsSync(full + e.suffix));
+        if (!encoding) return next();
+        res.setHeader('Content-Type', 'application/wasm');
+        res.setHeader('Content-Encoding', encoding.name);
+        res.setHeader('Vary', 'Accept-Encoding');
+        res.setHeader('Content-Length', String(statSync(full + encoding.suffix).size));
+        res.setHeader('Cache-Control', 'no-cache');
+        cpStream(full + encoding.suffix, res);
+      });
+    },
+  };
+}
+
 function cpStream(file: string, res: NodeJS.WritableStream): void {
   import('node:fs').then((fs) => fs.createReadStream(file).pipe(res));
 }
 
 export default defineConfig({
-  plugins: [react(), securityHeaders(), sampleResults()],
+  plugins: [react(), securityHeaders(), sampleResults(), precompressedWasm()],
   base: './',
   resolve: {
     // The package's export map omits its browser-blocking build; point at the file itself.

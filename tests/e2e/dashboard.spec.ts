@@ -46,6 +46,17 @@ test('first visit shows the sample data, labelled, with a way to clear it', asyn
   expect(errors).toEqual([]);
 });
 
+test('the engine .wasm arrives compressed, as application/wasm, and starts', async ({ page }) => {
+  const wasm: { url: string; type: string | undefined; encoding: string | undefined }[] = [];
+  page.on('response', (r) => {
+    if (r.url().endsWith('.wasm')) wasm.push({ url: r.url(), type: r.headers()['content-type'], encoding: r.headers()['content-encoding'] });
+  });
+  await page.goto('/');
+  await expect(page.getByTestId('engine-status')).toContainText('DuckDB ready');
+  expect(wasm.length).toBeGreaterThan(0);
+  for (const w of wasm) expect(w, w.url).toMatchObject({ type: 'application/wasm', encoding: 'br' });
+});
+
 test('a dropped corpus folder gives the oracle figures in the summary table', async ({ page }) => {
   await freshPage(page);
   await dropFolder(page, CORPUS);
