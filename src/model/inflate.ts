@@ -124,6 +124,8 @@ let out = new Uint8Array(INITIAL_OUT);
 let marks = new Int32Array(INITIAL_OUT >>> 5);
 /** Length of the last call's output: everything past it is zero. */
 let written = 0;
+/** End of the last call's last marked byte: V1 payloads end in long runs of zero counts. */
+let markedEnd = 0;
 
 /** Marks bytes [a, b), b > a. */
 function markRange(m: Int32Array, a: number, b: number): void {
@@ -211,6 +213,7 @@ function restoreZeros(): void {
     marks.fill(0, 0, (written + 31) >>> 5);
   }
   written = 0;
+  markedEnd = 0;
 }
 
 function grow(needed: number): void {
@@ -231,6 +234,11 @@ function grow(needed: number): void {
  */
 export function lastMarks(): Int32Array {
   return marks;
+}
+
+/** Where the last `inflateZlib` call's marks end: no byte from here on is marked. */
+export function lastMarkedEnd(): number {
+  return markedEnd;
 }
 
 /**
@@ -310,6 +318,7 @@ function inflateRaw(data: Uint8Array, start: number): number {
   let type = 0;
   let o = out;
   let m = marks;
+  let lastMark = 0;
   // Bytes past the end read as zeros, so that a look-up may peek beyond the last code; a stream
   // that actually consumes them is truncated (checked at every refill and at the end).
   while (!final) {
@@ -344,7 +353,10 @@ function inflateRaw(data: Uint8Array, start: number): number {
         m = marks;
       }
       o.set(data.subarray(p + 4, p + 4 + len), pos);
-      if (len > 0) markRange(m, pos, pos + len);
+      if (len > 0) {
+        markRange(m, pos, pos + len);
+        lastMark = pos + len;
+      }
       pos += len;
       inPos = p + 4 + len;
       continue;
@@ -394,6 +406,7 @@ function inflateRaw(data: Uint8Array, start: number): number {
         if (sym !== 0) {
           o[pos] = sym;
           m[pos >>> 5]! |= 1 << (pos & 31);
+          lastMark = pos + 1;
         }
         pos++;
         continue;
@@ -456,12 +469,16 @@ function inflateRaw(data: Uint8Array, start: number): number {
       }
       // A match whose source is all zeros copies zeros onto zeros: nothing to do.
       const s = pos - distance;
-      if (anyMarked(m, s, s + (len < distance ? len : distance))) copyMatch(o, m, pos, distance, len);
+      if (anyMarked(m, s, s + (len < distance ? len : distance))) {
+        copyMatch(o, m, pos, distance, len);
+        lastMark = pos + len;
+      }
       pos += len;
     }
   }
   // The Adler-32 trailer must be there (a stream cut short is damaged), though it is not checked.
   if (inPos - (bitCount >>> 3) + 4 > end) throw new InflateError(END_OF_DATA);
+  markedEnd = lastMark;
   return pos;
 }
 
