@@ -15,7 +15,43 @@ import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 const ONE_YEAR_US = 365 * 24 * 3600 * 1e6;
 /** Without any header, timestamps below this (≈ 1973) cannot be epoch seconds. */
 const EPOCH_PLAUSIBLE_US = 1e8 * 1e6;
-const BLOB_PREFIX = /^HIST[A-Za-z0-9+/=]/;
+
+/** Whether `line` holds `HIST` and one base64 character (or `=`) from `at`. */
+function isBlobStart(line: string, at: number): boolean {
+  if (!line.startsWith('HIST', at) || line.length < at + 5) return false;
+  const c = line.charCodeAt(at + 4);
+  return (
+    (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 /* + */ || c === 47 /* / */ || c === 61 /* = */
+  );
+}
+
+/**
+ * secondsToMicros of `line[a, b)`. Every producer writes plain `digits.digits` with at most 6
+ * decimals; those are read from the characters in place, anything else goes through the slice.
+ */
+function microsAt(line: string, a: number, b: number): number | null {
+  let whole = 0;
+  let i = a;
+  for (; i < b; i++) {
+    const d = line.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) break;
+    whole = whole * 10 + d;
+  }
+  // Up to 15 digits the whole part is exact, and so is the sum below whenever it is a safe integer.
+  if (i > a && i - a <= 15 && (i === b || line.charCodeAt(i) === 46 /* . */)) {
+    let fraction = 0;
+    let scale = 1e6;
+    for (i++; i < b && scale > 1; i++) {
+      const d = line.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      fraction = fraction * 10 + d;
+      scale /= 10;
+    }
+    const us = whole * 1e6 + fraction * scale;
+    if (i >= b && Number.isSafeInteger(us)) return us;
+  }
+  return secondsToMicros(line.slice(a, b));
+}
 /**
  * Buckets a file may keep: this many per character read, plus a floor. DEFLATE lets a line of a
  * few KB inflate to millions of one-count buckets (24 bytes each once decoded), so a small crafted
@@ -38,6 +74,8 @@ class HdrLogParser implements LineParser {
   /** Decided at the first interval: µs to add to each timestamp, and whether the result is epoch time. */
   private timeOrigin: { offsetUs: number; absolute: boolean } | null = null;
   private loggingFor: string | null = null;
+  /** The op named by the file name, worked out at the first untagged line that needs it. */
+  private opFromName: string | null = null;
   private readonly byTag = new Map<string, HistogramSeries>();
   private lines = 0;
   private chars = 0;
@@ -71,41 +109,44 @@ class HdrLogParser implements LineParser {
 
   private interval(line: string, lineNo: number): void {
     let tag: string | null = null;
-    let body = line;
-    if (body.startsWith('Tag=')) {
-      const comma = body.indexOf(',');
+    // Fields are found by position and only the histogram is sliced out: thousands of lines per file.
+    let from = 0;
+    if (line.startsWith('Tag=')) {
+      const comma = line.indexOf(',');
       if (comma < 0) {
         this.issues.skip(lineNo, 'tagged interval line has no fields after the tag');
         return;
       }
-      const name = body.slice(4, comma);
+      const name = line.slice(4, comma);
       // `Tag=,` names nothing: an empty (or blank) op name would be invisible everywhere it is shown.
       tag = name.trim().length > 0 ? name : null;
-      body = body.slice(comma + 1);
+      from = comma + 1;
     }
-    const fields = body.split(',');
-    if (fields.length !== 4) {
-      this.issues.skip(lineNo, `expected 4 comma-separated fields (start, length, max, histogram), found ${fields.length}`);
+    const c1 = line.indexOf(',', from);
+    const c2 = c1 < 0 ? -1 : line.indexOf(',', c1 + 1);
+    const c3 = c2 < 0 ? -1 : line.indexOf(',', c2 + 1);
+    if (c3 < 0 || line.indexOf(',', c3 + 1) >= 0) {
+      const found = line.slice(from).split(',').length;
+      this.issues.skip(lineNo, `expected 4 comma-separated fields (start, length, max, histogram), found ${found}`);
       return;
     }
-    const [startText = '', lengthText = '', , blob = ''] = fields;
-    const startUs = secondsToMicros(startText);
-    const lengthUs = secondsToMicros(lengthText);
+    const startUs = microsAt(line, from, c1);
+    const lengthUs = microsAt(line, c1 + 1, c2);
     if (startUs === null || startUs < 0) {
-      this.issues.skip(lineNo, `interval start "${startText.slice(0, 40)}" is not a non-negative number`, 'StartTimestamp');
+      this.issues.skip(lineNo, `interval start "${line.slice(from, c1).slice(0, 40)}" is not a non-negative number`, 'StartTimestamp');
       return;
     }
     if (lengthUs === null || lengthUs < 0) {
-      this.issues.skip(lineNo, `interval length "${lengthText.slice(0, 40)}" is not a non-negative number`, 'Interval_Length');
+      this.issues.skip(lineNo, `interval length "${line.slice(c1 + 1, c2).slice(0, 40)}" is not a non-negative number`, 'Interval_Length');
       return;
     }
-    if (!BLOB_PREFIX.test(blob)) {
+    if (!isBlobStart(line, c3 + 1)) {
       this.issues.skip(lineNo, 'the histogram field is not a base64 HdrHistogram encoding (HIST…)', 'Interval_Compressed_Histogram');
       return;
     }
     let decoded;
     try {
-      decoded = decodeHistogram(blob);
+      decoded = decodeHistogram(line.slice(c3 + 1));
     } catch (e) {
       if (!(e instanceof HdrDecodeError)) throw e;
       this.issues.skip(lineNo, `histogram cannot be decoded: ${e.message}`, 'Interval_Compressed_Histogram');
@@ -126,7 +167,7 @@ class HdrLogParser implements LineParser {
     const absoluteUs = startUs + origin.offsetUs;
     // Both parts are exact, their sum need not be: past 2^53 µs (year 2255) starts would round.
     if (!Number.isSafeInteger(absoluteUs)) {
-      this.issues.skip(lineNo, `interval start ${startText.slice(0, 40)} s after the base time is beyond 2^53 µs`, 'StartTimestamp');
+      this.issues.skip(lineNo, `interval start ${line.slice(from, c1).slice(0, 40)} s after the base time is beyond 2^53 µs`, 'StartTimestamp');
       return;
     }
     const op = tag ?? this.untaggedOp();
@@ -171,8 +212,11 @@ class HdrLogParser implements LineParser {
 
   private untaggedOp(): string {
     if (this.loggingFor) return this.loggingFor;
-    const stem = withoutCompression(baseName(this.path)).replace(/\.(hdr|hlog|log|histogram)$/i, '');
-    return splitClientAndOp(stem).op ?? stem;
+    if (this.opFromName === null) {
+      const stem = withoutCompression(baseName(this.path)).replace(/\.(hdr|hlog|log|histogram)$/i, '');
+      this.opFromName = splitClientAndOp(stem).op ?? stem;
+    }
+    return this.opFromName;
   }
 
   finish(): ParsedFile {
