@@ -156,9 +156,18 @@ function assertValue(value: number): void {
 const layoutCache = new Map<string, HdrLayout>();
 /** Real inputs use one or two precisions; the cap only stops corrupt headers from growing the cache. */
 const LAYOUT_CACHE_LIMIT = 32;
+let lastLayout: HdrLayout | null = null;
 
 /** The (shared, immutable) layout of a precision; throws RangeError for a precision Java rejects. */
 export function hdrLayout(precision: HdrPrecision): HdrLayout {
+  // Consecutive histograms nearly always share a precision: skip building the cache key.
+  if (
+    lastLayout !== null &&
+    lastLayout.precision.significantDigits === precision.significantDigits &&
+    lastLayout.precision.lowestDiscernibleValue === precision.lowestDiscernibleValue
+  ) {
+    return lastLayout;
+  }
   const key = `${precision.significantDigits}/${precision.lowestDiscernibleValue}`;
   let layout = layoutCache.get(key);
   if (layout === undefined) {
@@ -169,6 +178,7 @@ export function hdrLayout(precision: HdrPrecision): HdrLayout {
     if (layoutCache.size >= LAYOUT_CACHE_LIMIT) layoutCache.clear();
     layoutCache.set(key, layout);
   }
+  lastLayout = layout;
   return layout;
 }
 

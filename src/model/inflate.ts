@@ -54,8 +54,11 @@ class Huffman {
   build(lengths: Uint8Array, from: number, n: number, allowIncomplete: boolean): void {
     const { count, offsets, symbols, fast } = this;
     count.fill(0);
-    for (let i = 0; i < n; i++) count[lengths[from + i]!]!++;
-    count[0] = 0;
+    // Unused symbols (length 0) come in long runs: counting them would chain increments of count[0].
+    for (let i = 0; i < n; i++) {
+      const len = lengths[from + i]!;
+      if (len !== 0) count[len]!++;
+    }
     let left = 1;
     let max = 0;
     for (let len = 1; len <= MAX_BITS; len++) {
@@ -124,7 +127,7 @@ let out = new Uint8Array(INITIAL_OUT);
 let marks = new Int32Array(INITIAL_OUT >>> 5);
 /** Length of the last call's output: everything past it is zero. */
 let written = 0;
-/** End of the last call's last marked byte: V1 payloads end in long runs of zero counts. */
+/** End of the last call's last marked byte (all of `out` while a call runs, in case it fails). */
 let markedEnd = 0;
 
 /** Marks bytes [a, b), b > a. */
@@ -154,6 +157,8 @@ function anyMarked(m: Int32Array, a: number, b: number): boolean {
 
 /** Below this distance a repeated pattern with any non-zero byte is dense: copy all of it. */
 const DENSE_DISTANCE = 16;
+/** Up to this length a JS loop copies faster than calls of the native copyWithin. */
+const SHORT_COPY = 64;
 
 /**
  * Copies a match of `len` bytes from `distance` back to `pos`, where the source has a marked byte.
@@ -164,6 +169,12 @@ const DENSE_DISTANCE = 16;
 function copyMatch(o: Uint8Array, m: Int32Array, pos: number, distance: number, len: number): void {
   let s = pos - distance;
   if (distance < DENSE_DISTANCE) {
+    if (len <= SHORT_COPY) {
+      // Front to back, byte by byte, an overlapping copy repeats the period as DEFLATE means it to.
+      for (let k = 0; k < len; k++) o[pos + k] = o[s + k]!;
+      markRange(m, pos, pos + len);
+      return;
+    }
     // Native copies of a doubling span: the pattern is periodic, so any copied prefix is a source.
     let done = Math.min(len, distance);
     o.copyWithin(pos, s, s + done);
@@ -209,8 +220,9 @@ function restoreZeros(): void {
     out = new Uint8Array(INITIAL_OUT);
     marks = new Int32Array(INITIAL_OUT >>> 5);
   } else {
-    out.fill(0, 0, written);
-    marks.fill(0, 0, (written + 31) >>> 5);
+    // Past the last marked byte everything is zero already: V1 payloads end in long zero runs.
+    out.fill(0, 0, markedEnd);
+    marks.fill(0, 0, (markedEnd + 31) >>> 5);
   }
   written = 0;
   markedEnd = 0;
@@ -225,7 +237,7 @@ function grow(needed: number): void {
   biggerMarks.set(marks);
   marks = biggerMarks;
   // If this call fails, the next clears everything it may have written.
-  written = out.length;
+  markedEnd = out.length;
 }
 
 /**
@@ -276,7 +288,7 @@ export function inflateZlib(data: Uint8Array): Uint8Array {
   if ((cmf & 15) !== 8 || cmf >>> 4 > 7 || ((cmf << 8) | flg) % 31 !== 0) throw new InflateError('invalid zlib header');
   if (flg & 32) throw new InflateError('zlib data needs a preset dictionary');
   // If inflating fails part-way, the next call clears everything it may have written.
-  written = out.length;
+  markedEnd = out.length;
   written = inflateRaw(data, 2);
   return out.subarray(0, written);
 }
@@ -536,8 +548,8 @@ function readDynamicCodes(data: Uint8Array, inPos: number, bitBuf: number, bitCo
     } else if (sym === 17) repeat = 3 + bits(3);
     else repeat = 11 + bits(7);
     if (i + repeat > total) throw new InflateError('invalid bit length repeat');
-    codeLengths.fill(value, i, i + repeat);
-    i += repeat;
+    // At most 138 bytes: a loop costs less than a call of the native fill.
+    for (const stop = i + repeat; i < stop; i++) codeLengths[i] = value;
   }
   if (codeLengths[256] === 0) throw new InflateError('invalid code: missing end-of-block');
   dynLitLen.build(codeLengths, 0, nLitLen, true);
