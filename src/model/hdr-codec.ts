@@ -91,6 +91,8 @@ function readInt64(b: Uint8Array, p: number): number {
 // Scratch buffers, grown on demand and reused across calls (decoding is synchronous).
 
 let base64Scratch = new Uint8Array(4096);
+/** Reads the header's big-endian double without a DataView per histogram. */
+const doubleView = new DataView(new ArrayBuffer(8));
 let indexScratch = new Int32Array(1024);
 let countScratch = new Float64Array(1024);
 
@@ -273,7 +275,9 @@ function decodeUncompressed(buf: Uint8Array, inflated: boolean): DecodedHistogra
     significantDigits = readInt32(buf, 12);
     lowest = readInt64(buf, 16);
     highest = readInt64(buf, 24);
-    ratio = new DataView(buf.buffer, buf.byteOffset + 32, 8).getFloat64(0);
+    doubleView.setInt32(0, readInt32(buf, 32));
+    doubleView.setInt32(4, readInt32(buf, 36));
+    ratio = doubleView.getFloat64(0);
     payloadStart = HEADER_SIZE;
     if (payloadLength < 0) throw new HdrDecodeError('header', `negative payload length ${payloadLength}`);
     payloadEnd = HEADER_SIZE + payloadLength;

@@ -393,11 +393,19 @@ function inflateRaw(data: Uint8Array, start: number): number {
 
     for (;;) {
       if (bitCount < MAX_BITS) {
-        while (bitCount <= 24) {
-          if (inPos > end + 4) throw new InflateError(END_OF_DATA);
-          bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
-          inPos++;
-          bitCount += 8;
+        if (inPos + 4 <= end) {
+          // At most 4 bytes, all inside the input: the end checks below cannot fire.
+          do {
+            bitBuf |= data[inPos++]! << bitCount;
+            bitCount += 8;
+          } while (bitCount <= 24);
+        } else {
+          while (bitCount <= 24) {
+            if (inPos > end + 4) throw new InflateError(END_OF_DATA);
+            bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
+            inPos++;
+            bitCount += 8;
+          }
         }
       }
       let e = litFast[bitBuf & litMask]!;
@@ -442,11 +450,19 @@ function inflateRaw(data: Uint8Array, start: number): number {
         bitCount -= lenExtra;
       }
       if (bitCount < MAX_BITS) {
-        while (bitCount <= 24) {
-          if (inPos > end + 4) throw new InflateError(END_OF_DATA);
-          bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
-          inPos++;
-          bitCount += 8;
+        if (inPos + 4 <= end) {
+          // At most 4 bytes, all inside the input: the end checks below cannot fire.
+          do {
+            bitBuf |= data[inPos++]! << bitCount;
+            bitCount += 8;
+          } while (bitCount <= 24);
+        } else {
+          while (bitCount <= 24) {
+            if (inPos > end + 4) throw new InflateError(END_OF_DATA);
+            bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
+            inPos++;
+            bitCount += 8;
+          }
         }
       }
       e = distFast[bitBuf & distMask]!;
