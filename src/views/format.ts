@@ -12,8 +12,17 @@ export function latencyScale(maxUs: number): LatencyScale {
   return { unit: 'µs', divisor: 1 };
 }
 
+// toLocaleString builds a new formatter on every call: thousands of table cells and ticks per
+// render spent tens of milliseconds in it. The same formatter, kept, formats identically.
+const numberFormats = new Map<number, Intl.NumberFormat>();
+
 export function formatNumber(v: number, maxDigits = 0): string {
-  return v.toLocaleString('en-US', { maximumFractionDigits: maxDigits });
+  let format = numberFormats.get(maxDigits);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { maximumFractionDigits: maxDigits });
+    numberFormats.set(maxDigits, format);
+  }
+  return format.format(v);
 }
 
 /** A latency with its own unit, e.g. 4,483 µs → "4.48 ms". */
