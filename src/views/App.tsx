@@ -107,11 +107,12 @@ export function App() {
     document.documentElement.dataset.theme = state.theme;
   }, [state.theme]);
 
-  // Changing the window re-queries every run; loads already use the window in force.
+  // Changing the window re-queries every run; loads already use the window in force. The view
+  // takes the window together with its figures: rendering the whole page for the window before they
+  // arrive would only compete with the query for the CPU.
   const setWindow = useCallback(
     (window: ViewState['window']) => {
-      update({ window });
-      void engine.reanalyse(window);
+      void engine.reanalyse(window).then(() => update({ window }));
     },
     [update, engine],
   );
