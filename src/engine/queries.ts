@@ -77,47 +77,43 @@ function windowed(sel: Selection): boolean {
 }
 
 /**
- * Buckets of the selection, summed per group and time bucket: h(g, tb, lo, width, n, raw). With
- * time buckets, `tb` is the second starting the bucket ($1 seconds wide); without, 0 — and the
- * statement has no parameter at all, so DuckDB folds the time terms away (a prepared statement
- * evaluates them per row). Cells are read once per series (`hs`), then regrouped: a series in both
- * its client's group and its run's costs one scan. A series has one window, whatever groups it is in.
+ * Each selected series' buckets summed, in no particular order: (series_id, lo, width, n). A series
+ * is read once, whatever groups it stands in, with its own window.
  */
-function histFromCells(bucketed: boolean): string {
-  const tb = bucketed ? 'c.sec // $1::BIGINT * $1::BIGINT' : '0';
-  return `
-  ss AS (
+function seriesHistSql(sel: Selection): string {
+  // Whole series: `series_hist` holds every series' buckets already summed once at load.
+  if (!windowed(sel)) return 'SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE FROM series_hist WHERE series_id IN (SELECT series_id FROM sel)';
+  return `WITH ss AS (SELECT DISTINCT series_id, from_s, to_s FROM sel)
+    SELECT c.series_id::DOUBLE, c.lo::DOUBLE, c.width::DOUBLE, sum(c.n)::DOUBLE
+    FROM ss JOIN cells c ON c.series_id = ss.series_id
+    WHERE (ss.from_s IS NULL OR c.sec >= ss.from_s) AND (ss.to_s IS NULL OR c.sec < ss.to_s)
+    GROUP BY c.series_id, c.lo, c.width`;
+}
+
+/**
+ * The selection's buckets summed per group and time bucket of $1 seconds (`tb`, the second
+ * starting it), in (g, tb, lo, width) order: (g, tb, lo, width, n, raw). Cells are read once per series
+ * (`hs`), then regrouped: a series in several groups costs one scan. Here, unlike for whole groups,
+ * SQL merges best: the rows per (series, time bucket) are many and short.
+ */
+const OVER_TIME_SQL = `
+  WITH ss AS (
     SELECT DISTINCT sel.series_id, sel.from_s, sel.to_s, s.source = 'raw' AS raw
     FROM sel JOIN series s ON s.series_id = sel.series_id
   ),
   hs AS (
-    SELECT ss.series_id, ${tb} AS tb, c.lo, c.width, sum(c.n)::BIGINT AS n, ss.raw
+    SELECT ss.series_id, c.sec // $1::BIGINT * $1::BIGINT AS tb, c.lo, c.width, sum(c.n)::BIGINT AS n, ss.raw
     FROM ss JOIN cells c ON c.series_id = ss.series_id
-    WHERE (ss.from_s IS NULL OR c.sec >= ss.from_s) AND (ss.to_s IS NULL OR c.sec < ss.to_s)${bucketed ? ' AND c.sec IS NOT NULL' : ''}
+    WHERE (ss.from_s IS NULL OR c.sec >= ss.from_s) AND (ss.to_s IS NULL OR c.sec < ss.to_s) AND c.sec IS NOT NULL
     GROUP BY ALL
   ),
   h AS (
     SELECT sel.g, hs.tb, hs.lo, hs.width, sum(hs.n)::BIGINT AS n, bool_and(hs.raw) AS raw
     FROM sel JOIN hs ON hs.series_id = sel.series_id
     GROUP BY ALL
-  )`;
-}
-
-/**
- * The same for whole series (no window, no time buckets), from `series_hist`: every series'
- * buckets already summed once at load, so merging clients costs thousands of rows, not millions.
- */
-const HIST_FROM_SERIES = `
-  h AS (
-    SELECT sel.g, 0 AS tb, sh.lo, sh.width, sum(sh.n)::BIGINT AS n, bool_and(sh.raw) AS raw
-    FROM sel JOIN series_hist sh ON sh.series_id = sel.series_id
-    GROUP BY sel.g, sh.lo, sh.width
-  )`;
-
-function histCte(sel: Selection, bucketS: number | null): string {
-  if (bucketS !== null) return histFromCells(true);
-  return windowed(sel) ? histFromCells(false) : HIST_FROM_SERIES;
-}
+  )
+  SELECT g::DOUBLE, tb::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE, raw::INTEGER::DOUBLE
+  FROM h WHERE n > 0 ORDER BY g, tb, lo, width`;
 
 /** Rebuild `series_hist` after loading: each series' buckets (or raw values) summed over all time. */
 export function refreshSeriesHistograms(db: Db): void {
@@ -155,33 +151,188 @@ export interface MergedHistogram {
 }
 
 /**
- * Every group's merged histogram (per time bucket when `bucketS` is given), in (g, tb) order. DuckDB
- * does the merging — filter by window, sum buckets across series — and hands back one ordered set
- * of typed arrays; each histogram is a view into them, so reading figures from it (again, for other
- * percentiles) costs no query.
+ * Every group's merged histogram (per time bucket when `bucketS` is given), in (g, tb) order, with
+ * its buckets in (lo, width) order. Each histogram is a view into one set of typed arrays, or
+ * merged from them, so reading figures from it (again, for other percentiles) costs no query.
  */
 export function mergeHistograms(db: Db, sel: Selection, bucketS: number | null = null): MergedHistogram[] {
   setSelection(db, sel);
-  const [g, tb, lo, width, n, raw] = db.queryColumns(
-    `WITH ${histCte(sel, bucketS)}
-     SELECT g::DOUBLE, tb::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE, raw::INTEGER::DOUBLE
-     FROM h WHERE n > 0 ORDER BY g, tb, lo`,
-    bucketS === null ? [] : [bucketS],
-  ) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+  return bucketS === null ? mergeGroups(db, sel) : mergeOverTime(db, bucketS);
+}
+
+function mergeOverTime(db: Db, bucketS: number): MergedHistogram[] {
+  const [g, tb, lo, width, n, raw] = db.queryColumns(OVER_TIME_SQL, [bucketS]) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
   const out: MergedHistogram[] = [];
   for (let start = 0; start < g.length; ) {
     let end = start;
     let total = 0;
-    while (end < g.length && g[end] === g[start] && tb[end] === tb[start]) total += n[end++] as number;
+    let allRaw = true;
+    for (; end < g.length && g[end] === g[start] && tb[end] === tb[start]; end++) {
+      total += n[end] as number;
+      allRaw &&= raw[end] === 1;
+    }
     out.push({
       g: g[start] as number,
       tb: tb[start] as number,
-      raw: raw[start] === 1,
+      raw: allRaw,
       histogram: { lo: lo.subarray(start, end), width: width.subarray(start, end), count: n.subarray(start, end), totalCount: total },
     });
     start = end;
   }
   return out;
+}
+
+/**
+ * Whole groups: DuckDB filters by window and sums each series' buckets; the series of a group are
+ * merged here. Summing them in SQL too is a second hash aggregation, and DuckDB's sort of the
+ * result costs more than the scan of `cells`: sorting each series' few hundred buckets and merging
+ * a run's few clients in JavaScript takes a fraction of that.
+ */
+function mergeGroups(db: Db, sel: Selection): MergedHistogram[] {
+  const rows = sortBySeries(db.queryColumns(seriesHistSql(sel)) as [Float64Array, Float64Array, Float64Array, Float64Array]);
+  const raw = new Set(db.query(`SELECT series_id FROM series WHERE source = 'raw'`).map((r) => r.series_id as number));
+  const slices = new Map<number, Slice>();
+  for (let start = 0; start < rows.series.length; ) {
+    const id = rows.series[start] as number;
+    let end = start + 1;
+    while (end < rows.series.length && rows.series[end] === id) end++;
+    slices.set(id, { start, end });
+    start = end;
+  }
+  // A series listed twice in a group counts twice, as any sum over the selection would.
+  const members = new Map<number, number[]>();
+  sel.seriesIds.forEach((id, i) => {
+    if (!slices.has(id)) return;
+    const g = sel.groups[i] as number;
+    const list = members.get(g);
+    if (list) list.push(id);
+    else members.set(g, [id]);
+  });
+  const out: MergedHistogram[] = [];
+  for (const g of [...members.keys()].sort((a, b) => a - b)) {
+    const ids = members.get(g) as number[];
+    const histogram = mergeSlices(ids.map((id) => slices.get(id) as Slice), rows);
+    if (histogram.lo.length > 0) out.push({ g, tb: 0, raw: ids.every((id) => raw.has(id)), histogram });
+  }
+  return out;
+}
+
+interface SeriesRows {
+  series: Float64Array;
+  lo: Float64Array;
+  width: Float64Array;
+  n: Float64Array;
+}
+
+/**
+ * Rows in (series, lo, width) order. A comparator sort calls back into JavaScript for every
+ * comparison; instead the rows are sorted by `lo` with the native numeric sort, then grouped by
+ * series with a stable counting sort.
+ */
+function sortBySeries([series, lo, width, n]: [Float64Array, Float64Array, Float64Array, Float64Array]): SeriesRows {
+  const order = countingSort(orderByLo(lo), series);
+  const pick = (column: Float64Array) => {
+    const out = new Float64Array(order.length);
+    for (let i = 0; i < order.length; i++) out[i] = column[order[i] as number] as number;
+    return out;
+  };
+  const sorted = { series: pick(series), lo: pick(lo), width: pick(width), n: pick(n) };
+  // Buckets of one series with the same `lo` (a log whose precision changed): by width.
+  for (let i = 1; i < order.length; i++) {
+    for (let j = i; j > 0 && sorted.lo[j] === sorted.lo[j - 1] && sorted.series[j] === sorted.series[j - 1] && (sorted.width[j] as number) < (sorted.width[j - 1] as number); j--) {
+      for (const column of [sorted.width, sorted.n]) [column[j], column[j - 1]] = [column[j - 1] as number, column[j] as number];
+    }
+  }
+  return sorted;
+}
+
+/** Row numbers in ascending `lo` (a BIGINT column: whole numbers). */
+function orderByLo(lo: Float64Array): Uint32Array {
+  const rows = lo.length;
+  // Each key is lo with the row number in its low bits: exact in a double while lo < 2^(53 − bits).
+  const scale = 2 ** Math.ceil(Math.log2(rows + 1));
+  const limit = Number.MAX_SAFE_INTEGER / scale;
+  const keys = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const v = lo[r] as number;
+    if (!(v >= 0 && v < limit)) return Uint32Array.from(lo.keys()).sort((a, b) => (lo[a] as number) - (lo[b] as number));
+    keys[r] = v * scale + r;
+  }
+  keys.sort();
+  const order = new Uint32Array(rows);
+  for (let i = 0; i < rows; i++) order[i] = (keys[i] as number) % scale;
+  return order;
+}
+
+/** `order` stably re-sorted by `key`, a small whole number (a series id). */
+function countingSort(order: Uint32Array, key: Float64Array): Uint32Array {
+  let slots = 0;
+  for (const r of order) slots = Math.max(slots, (key[r] as number) + 1);
+  const next = new Uint32Array(slots + 1);
+  for (const r of order) next[(key[r] as number) + 1] = (next[(key[r] as number) + 1] as number) + 1;
+  for (let k = 1; k <= slots; k++) next[k] = (next[k] as number) + (next[k - 1] as number);
+  const out = new Uint32Array(order.length);
+  for (const r of order) {
+    const k = key[r] as number;
+    out[next[k] as number] = r;
+    next[k] = (next[k] as number) + 1;
+  }
+  return out;
+}
+
+/** Rows [start, end) of one series. */
+interface Slice {
+  start: number;
+  end: number;
+}
+
+/** The bucket-wise sum of series, buckets with no count left out: a k-way merge (groups have a few series). */
+function mergeSlices(slices: readonly Slice[], { lo, width, n }: SeriesRows): SparseHistogram {
+  const only = slices[0] as Slice;
+  let total = 0;
+  let positive = true;
+  for (let r = only.start; r < only.end; r++) {
+    total += n[r] as number;
+    positive &&= (n[r] as number) > 0;
+  }
+  if (slices.length === 1 && positive) {
+    return { lo: lo.subarray(only.start, only.end), width: width.subarray(only.start, only.end), count: n.subarray(only.start, only.end), totalCount: total };
+  }
+  const at = slices.map((s) => s.start);
+  const ends = slices.map((s) => s.end);
+  const size = slices.reduce((a, s) => a + s.end - s.start, 0);
+  const outLo = new Float64Array(size);
+  const outWidth = new Float64Array(size);
+  const outCount = new Float64Array(size);
+  let length = 0;
+  total = 0;
+  for (;;) {
+    let best = -1;
+    for (let k = 0; k < at.length; k++) {
+      const r = at[k] as number;
+      if (r === ends[k]) continue;
+      if (best < 0 || (lo[r] as number) < (lo[best] as number) || (lo[r] === lo[best] && (width[r] as number) < (width[best] as number))) best = r;
+    }
+    if (best < 0) break;
+    const bLo = lo[best] as number;
+    const bWidth = width[best] as number;
+    let count = 0;
+    for (let k = 0; k < at.length; k++) {
+      const r = at[k] as number;
+      if (r !== ends[k] && lo[r] === bLo && width[r] === bWidth) {
+        count += n[r] as number;
+        at[k] = r + 1;
+      }
+    }
+    if (count > 0) {
+      outLo[length] = bLo;
+      outWidth[length] = bWidth;
+      outCount[length] = count;
+      length++;
+      total += count;
+    }
+  }
+  return { lo: outLo.subarray(0, length), width: outWidth.subarray(0, length), count: outCount.subarray(0, length), totalCount: total };
 }
 
 /**
