@@ -183,7 +183,7 @@ function chartSpec(chart: Chart, store: Store, views: RunView[], state: ViewStat
       return { element: createElement(LatencyOverTimeChart, { result, views: visible, colours, sla }), data: result };
     }
     case 'percentiles': {
-      const result = query(store, { kind: 'percentile-distribution', runIds: visible.map((v) => v.run.id), ops });
+      const result = query(store, { kind: 'percentile-distribution', runIds: visible.map((v) => v.run.id), ops, window: state.window });
       return { element: createElement(PercentileDistributionChart, { result, views: visible, colours }), data: result };
     }
     case 'cost': {
@@ -764,7 +764,8 @@ async function main(args: string[]): Promise<number> {
   const loaded = await loadPaths(options.paths);
   const store = new Store(await openNodeDb());
   store.addRuns(groupIntoRuns(loaded.files));
-  const analysis = analyseStore(store, loaded.errors, loaded.ignored);
+  // A link's time window applies to the figures, as it does in the app.
+  const analysis = analyseStore(store, loaded.errors, loaded.ignored, { window: options.state.window });
   const views = buildRunViews(analysis, options.state);
 
   const unknownFocus = options.focus.filter((f) => !views.some((v) => v.key === f || v.label === f));

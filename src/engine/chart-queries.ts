@@ -1,5 +1,7 @@
 import { countsPerSecond, groupSummaries, runExtents, mergeHistograms, summariesAt, type MergedHistogram, type Selection } from './queries.ts';
+import type { AnalysisWindow } from './protocol.ts';
 import type { SeriesInfo, Store } from './store.ts';
+import { windowBounds } from './summary.ts';
 
 /**
  * Data for the time-based and distribution charts, aggregated in SQL so that no series carries
@@ -9,7 +11,7 @@ import type { SeriesInfo, Store } from './store.ts';
 export type ChartQuery =
   | { kind: 'throughput-over-time'; runIds: number[]; maxPoints: number }
   | { kind: 'latency-over-time'; runIds: number[]; ops: string[]; percentile: number; maxPoints: number }
-  | { kind: 'percentile-distribution'; runIds: number[]; ops: string[] };
+  | { kind: 'percentile-distribution'; runIds: number[]; ops: string[]; window?: AnalysisWindow };
 
 export interface TimeSeries {
   runId: number;
@@ -144,9 +146,11 @@ export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
   const runs = new Set(q.runIds);
   const series = store.series.filter((s) => runs.has(s.runId) && ops.has(s.op) && (s.source === 'histogram' || s.source === 'raw'));
   const { sel, keys } = groupByRunOp(series, (s) => s.op);
+  // The distribution is of the same samples as the summary table's figures: the window in force.
+  const windowed = { ...sel, ...windowBounds(store, series, q.window ?? null) };
   return {
     kind: 'percentile-distribution',
-    series: groupSummaries(db, sel, DISTRIBUTION_PERCENTILES).map((r) => {
+    series: groupSummaries(db, windowed, DISTRIBUTION_PERCENTILES).map((r) => {
       const points = DISTRIBUTION_PERCENTILES.map((p, i) => ({ p, v: r.values[i] })).filter((x): x is { p: number; v: number } => x.v !== null && x.v !== undefined);
       return { runId: keys[r.g]?.runId ?? -1, op: keys[r.g]?.op ?? '', percentiles: points.map((x) => x.p), values: points.map((x) => x.v) };
     }),

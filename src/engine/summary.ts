@@ -3,7 +3,7 @@ import { opKind } from '../model/naming.ts';
 import { setOwn } from '../model/own.ts';
 import type { OpKind } from '../model/types.ts';
 import { figuresOnlyMoments } from '../state/figures-only.ts';
-import { groupSummaries, runExtents, type GroupSummary } from './queries.ts';
+import { groupSummaries, runExtents, type GroupSummary, type Selection } from './queries.ts';
 import type { RunInfo, SeriesInfo, SeriesSource, Store } from './store.ts';
 
 /**
@@ -240,28 +240,34 @@ function withCarriedMoments(f: Figures, m: MergeGroup): Figures {
   return moments ? { ...f, ...moments } : f;
 }
 
+/** Each run's extent: every op/failed series with time, whatever was chosen for latency. */
+function extentsByRun(store: Store) {
+  const timed = store.series.filter((s) => dbBacked(s) && (s.kind === 'op' || s.kind === 'failed'));
+  return new Map(runExtents(store, timed).map((e) => [e.g, e]));
+}
+
+/**
+ * A window (seconds after each run's start) as per-series bounds for a `Selection`: whole seconds
+ * from the run's first second, the seconds its charts show. A run opened from a comparison has no
+ * per-second latency and keeps its whole-run figures.
+ */
+export function windowBounds(store: Store, series: readonly SeriesInfo[], w: SummaryOptions['window']): Pick<Selection, 'fromS' | 'toS'> {
+  if (!w) return {};
+  const extents = extentsByRun(store);
+  const at = (s: SeriesInfo, offsetS: number | null) => {
+    const e = extents.get(s.runId);
+    if (store.runs[s.runId]?.fixed || offsetS === null || !e) return null;
+    return Math.floor(e.startUs / 1e6) + offsetS;
+  };
+  return { fromS: series.map((s) => at(s, w.fromS)), toS: series.map((s) => at(s, w.toS)) };
+}
+
 export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSummary[] {
   // Groups: one per (run, op) for the merge and one per (run, op, client) for the breakdown.
   const mergedGroup = mergeGroups(store);
   const clientGroup = mergedGroup.flatMap((m) => m.series);
-
-  // Run extent and throughput: every op/failed series with time, whatever was chosen for latency.
-  const timed = store.series.filter((s) => dbBacked(s) && (s.kind === 'op' || s.kind === 'failed'));
-  const extents = new Map(
-    runExtents(store, timed).map((e) => [e.g, e]),
-  );
+  const extents = extentsByRun(store);
   const w = options.window ?? null;
-  // A window counts whole seconds from the run's first second, the seconds its charts show.
-  const firstSecond = (runId: number) => {
-    const e = extents.get(runId);
-    return e ? Math.floor(e.startUs / 1e6) : null;
-  };
-  // A run opened from a comparison has no per-second latency: it keeps its whole-run figures.
-  const at = (s: SeriesInfo, offsetS: number | null | undefined) => {
-    if (store.runs[s.runId]?.fixed) return null;
-    const first = firstSecond(s.runId);
-    return offsetS == null || first === null ? null : first + offsetS;
-  };
 
   // One query for everything: each client series in a group of its own (ids 0…), and the series
   // of each mergeable (run, op) together in a group numbered after them.
@@ -275,7 +281,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     {
       seriesIds: members.map((x) => x.s.id),
       groups: members.map((x) => x.g),
-      ...(w ? { fromS: members.map((x) => at(x.s, w.fromS)), toS: members.map((x) => at(x.s, w.toS)) } : {}),
+      ...windowBounds(store, members.map((x) => x.s), w),
     },
     PERCENTILES,
     ).map((x) => [x.g, x]),

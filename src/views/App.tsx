@@ -144,7 +144,7 @@ export function App() {
   const exportSettings = useMemo((): ExportSettings => ({ embedded: state.embed !== null, localData: source.kind === 'local' }), [state.embed, source.kind]);
   // An embed shows its chart whatever tab the link was made on.
   const chartState = useMemo(() => (state.embed ? { ...state, chart: state.embed } : state), [state]);
-  const charts = <ChartArea client={engine.client} version={engine.analysis} views={views} colours={colours} state={chartState} sla={sla} update={update} />;
+  const charts = <ChartArea client={engine.client} version={engine.dataVersion} views={views} colours={colours} state={chartState} sla={sla} update={update} />;
 
   const remoteConfirm = pendingHosts && source.kind === 'link' && (
     <div className="notice" data-testid="remote-confirm">

@@ -60,12 +60,12 @@ export function ChartArea({ client, version, views, colours, state, sla, update 
     version,
   );
   const visibleIds = visible.map((v) => v.run.id);
-  const distribution = useChartQuery<'percentile-distribution'>(client, state.chart === 'percentiles' ? { kind: 'percentile-distribution', runIds: visibleIds, ops } : null, version);
+  const distribution = useChartQuery<'percentile-distribution'>(client, state.chart === 'percentiles' ? { kind: 'percentile-distribution', runIds: visibleIds, ops, window: state.window } : null, version);
   const intendedOps = allOps.filter((op) => /^Intended-/.test(op) && !/CLEANUP$/i.test(op));
   const intendedRuns = visible.filter((v) => Object.keys(v.run.ops).some((op) => /^Intended-/.test(op))).map((v) => v.run.id);
   const intended = useChartQuery<'percentile-distribution'>(
     client,
-    state.chart === 'intended' ? { kind: 'percentile-distribution', runIds: intendedRuns, ops: [...intendedOps, ...intendedOps.map((op) => op.replace(/^Intended-/, ''))] } : null,
+    state.chart === 'intended' ? { kind: 'percentile-distribution', runIds: intendedRuns, ops: [...intendedOps, ...intendedOps.map((op) => op.replace(/^Intended-/, ''))], window: state.window } : null,
     version,
   );
   const events = useMemo(() => parseEvents(state.events), [state.events]);
@@ -157,6 +157,11 @@ export function ChartArea({ client, version, views, colours, state, sla, update 
         </>
       )}
       {state.chart === 'latency-over-time' && <LatencyOverTimeChart result={latencyOverTime.result} views={visible} colours={colours} sla={sla} />}
+      {(state.chart === 'percentiles' || state.chart === 'intended') && state.window && (
+        <p className="muted small" data-testid="chart-window">
+          Seconds {state.window.fromS ?? 0} to {state.window.toS ?? 'the end'} of each run, as in the summary table.
+        </p>
+      )}
       {state.chart === 'percentiles' && <PercentileDistributionChart result={distribution.result} views={visible} colours={colours} />}
       {state.chart === 'intended' && <IntendedVsActualChart result={intended.result} views={visible} />}
       {state.chart === 'by-scenario' && (

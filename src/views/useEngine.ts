@@ -10,6 +10,11 @@ export interface EngineState {
   startupMs: number | null;
   fatal: string | null;
   analysis: Analysis | null;
+  /**
+   * Bumped when the dataset changes (a load, a regrouping, a clear, an opened comparison) but not
+   * for a new time window: chart queries read the whole runs, so only this re-runs them.
+   */
+  dataVersion: number;
   /** Per-file progress of the load under way (and of the last one, until the next starts). */
   progress: Record<string, LoadProgress>;
   /** Milliseconds from the start of the load under way to its latest progress event. */
@@ -30,6 +35,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     startupMs: null,
     fatal: null,
     analysis: null,
+    dataVersion: 0,
     progress: {},
     progressElapsedMs: 0,
     loading: false,
@@ -77,7 +83,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
       cancelRef.current = handle.cancel;
       try {
         const result = await handle.result;
-        setState((s) => ({ ...s, analysis: result.analysis, loading: false, cancelled: result.cancelled, lastLoadMs: performance.now() - t0 }));
+        setState((s) => ({ ...s, analysis: result.analysis, dataVersion: s.dataVersion + 1, loading: false, cancelled: result.cancelled, lastLoadMs: performance.now() - t0 }));
       } catch (e) {
         setState((s) => ({ ...s, loading: false, fatal: e instanceof Error ? e.message : String(e) }));
       } finally {
@@ -103,7 +109,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
   const clear = useCallback(async () => {
     cancelRef.current?.();
     await state.client?.clear();
-    setState((s) => ({ ...s, analysis: null, progress: {} }));
+    setState((s) => ({ ...s, analysis: null, dataVersion: s.dataVersion + 1, progress: {} }));
   }, [state.client]);
 
   /** Move files between runs and recompute. */
@@ -112,7 +118,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
       if (!state.client) return;
       const t0 = performance.now();
       const analysis = await state.client.regroup(overrides, window);
-      setState((s) => ({ ...s, analysis, lastQueryMs: performance.now() - t0 }));
+      setState((s) => ({ ...s, analysis, dataVersion: s.dataVersion + 1, lastQueryMs: performance.now() - t0 }));
     },
     [state.client],
   );
@@ -125,7 +131,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
       setState((s) => ({ ...s, loading: true, progress: {} }));
       try {
         const analysis = await state.client.loadSnapshot(snapshot);
-        setState((s) => ({ ...s, analysis, loading: false }));
+        setState((s) => ({ ...s, analysis, dataVersion: s.dataVersion + 1, loading: false }));
       } catch (e) {
         setState((s) => ({ ...s, loading: false, fatal: e instanceof Error ? e.message : String(e) }));
       }

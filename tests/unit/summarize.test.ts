@@ -7,7 +7,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPaths } from '../../src/cli/load-paths.ts';
 import { analyseLoaded, type Analysis } from '../../src/engine/analyse.ts';
 import type { Db } from '../../src/engine/db.ts';
+import { DISTRIBUTION_PERCENTILES, runChartQuery } from '../../src/engine/chart-queries.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
+import { Store } from '../../src/engine/store.ts';
+import { groupIntoRuns } from '../../src/model/grouping.ts';
 import { addHistograms, valueAtPercentile } from '../../src/model/hdr-stats.ts';
 import { describeKept } from '../../src/model/report.ts';
 import type { HistogramSeries } from '../../src/model/types.ts';
@@ -89,6 +92,15 @@ describe('a time window relative to each run', () => {
     // The run starts mid-second: the window's duration is whole seconds, within the run.
     expect(windowed.runs[0]?.durationS).toBe(10);
     expect(whole.runs[0]?.partial).toBe(false);
+
+    // The percentile-distribution chart draws the same samples as the table, window included.
+    const store = new Store(db);
+    store.addRuns(groupIntoRuns(loaded.files));
+    const chart = runChartQuery(store, { kind: 'percentile-distribution', runIds: [0], ops: ['READ'], window: { fromS: 10, toS: 20 } });
+    if (chart.kind !== 'percentile-distribution') throw new Error('not a distribution');
+    const [line] = chart.series;
+    expect(line?.percentiles).toEqual([...DISTRIBUTION_PERCENTILES]);
+    expect(line?.values).toEqual(DISTRIBUTION_PERCENTILES.map((p) => valueAtPercentile(reference, p)));
   });
 });
 
