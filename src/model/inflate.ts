@@ -254,28 +254,6 @@ export function lastMarkedEnd(): number {
 }
 
 /**
- * The bytes the last `inflateZlib` call may have written non-zero, as [start, end) pairs in
- * `ranges[0, 2 * count)`, increasing; every byte of its output outside them is zero. Valid until
- * the next call.
- */
-export function lastDirtyRanges(): { ranges: Int32Array; count: number } {
-  const ranges = new Int32Array(written + 2);
-  let count = 0;
-  let open = -1;
-  for (let p = 0; p <= written; p++) {
-    const set = p < written && (marks[p >>> 5]! & (1 << (p & 31))) !== 0;
-    if (set && open < 0) open = p;
-    else if (!set && open >= 0) {
-      ranges[2 * count] = open;
-      ranges[2 * count + 1] = p;
-      count++;
-      open = -1;
-    }
-  }
-  return { ranges, count };
-}
-
-/**
  * Inflates a zlib stream. The result is a view of a shared buffer, valid until the next call.
  * Output is bounded by DEFLATE's own 1032:1 limit on the input, so its size never comes from a
  * header field.
