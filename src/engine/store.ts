@@ -286,10 +286,10 @@ export class Store {
   }
 
   private flushCells(): void {
-    const columns = this.cells.take();
-    if (!columns) return;
+    const taken = this.cells.take();
+    if (!taken) return;
     // NaN marks a bucket with no time (a comparison's); DuckDB would refuse to cast it.
-    const untimed = columns.sec.some((t) => Number.isNaN(t));
+    const { untimed, ...columns } = taken;
     this.db.insert(untimed ? 'cells_staging' : 'cells', tableFromArrays(columns), untimed);
     if (untimed) {
       this.db.exec(
@@ -317,6 +317,8 @@ class CellBatch {
   private readonly width = new Float64Array(FLUSH_ROWS);
   private readonly n = new Float64Array(FLUSH_ROWS);
   private length = 0;
+  /** Whether a gathered row has no time (NaN second): known as rows arrive, not by a scan of a million. */
+  private untimed = false;
 
   constructor(private readonly onFull: () => void) {}
 
@@ -328,6 +330,7 @@ class CellBatch {
       const at = this.length;
       this.series.fill(seriesId, at, at + take);
       this.sec.fill(sec, at, at + take);
+      if (Number.isNaN(sec)) this.untimed = true;
       this.lo.set(lo.subarray(from, from + take), at);
       this.width.set(width.subarray(from, from + take), at);
       this.n.set(count.subarray(from, from + take), at);
@@ -345,6 +348,7 @@ class CellBatch {
       const at = this.length;
       this.series.fill(seriesId, at, at + take);
       this.sec.set(sec.subarray(from, from + take), at);
+      for (let k = from; k < from + take && !this.untimed; k++) if (Number.isNaN(sec[k])) this.untimed = true;
       this.lo.set(value.subarray(from, from + take), at);
       this.width.fill(1, at, at + take);
       this.n.set(n.subarray(from, from + take), at);
@@ -354,10 +358,12 @@ class CellBatch {
   }
 
   /** Views of the gathered rows, valid until the next add (DuckDB copies them at once); null when empty. */
-  take(): { series_id: Int32Array; sec: Float64Array; lo: Float64Array; width: Float64Array; n: Float64Array } | null {
+  take(): { series_id: Int32Array; sec: Float64Array; lo: Float64Array; width: Float64Array; n: Float64Array; untimed: boolean } | null {
     if (this.length === 0) return null;
     const end = this.length;
+    const untimed = this.untimed;
     this.length = 0;
-    return { series_id: this.series.subarray(0, end), sec: this.sec.subarray(0, end), lo: this.lo.subarray(0, end), width: this.width.subarray(0, end), n: this.n.subarray(0, end) };
+    this.untimed = false;
+    return { untimed, series_id: this.series.subarray(0, end), sec: this.sec.subarray(0, end), lo: this.lo.subarray(0, end), width: this.width.subarray(0, end), n: this.n.subarray(0, end) };
   }
 }
