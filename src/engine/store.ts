@@ -289,7 +289,8 @@ export class Store {
     const taken = this.cells.take();
     if (!taken) return;
     // NaN marks a bucket with no time (a comparison's); DuckDB would refuse to cast it.
-    const { untimed, ...columns } = taken;
+    const { untimed, series_id, sec, lo, width, n } = taken;
+    const columns = { series_id, sec: int32IfExact(sec), lo: int32IfExact(lo), width: int32IfExact(width), n: int32IfExact(n) };
     this.db.insert(untimed ? 'cells_staging' : 'cells', tableFromArrays(columns), untimed);
     if (untimed) {
       this.db.exec(
@@ -310,6 +311,19 @@ export class Store {
  * Cells gathered for one Arrow batch in preallocated columns: each histogram's buckets go in with
  * typed-array copies, not value by value (tens of millions of cells for an hour of interval logs).
  */
+/**
+ * The column as 32-bit integers when every value is one (the usual case: seconds before 2038,
+ * µs latencies, counts), else unchanged. DuckDB-WASM appends INT32 to its BIGINT columns 3–4×
+ * faster than DOUBLE, whose cast checks each value (1M rows: ~60–140 ms against ~190–550 ms).
+ */
+function int32IfExact(column: Float64Array): Int32Array | Float64Array {
+  // NaN, fractions and values beyond ±2^31 all fail `(v | 0) === v`.
+  for (let i = 0; i < column.length; i++) if ((column[i]! | 0) !== column[i]) return column;
+  const out = new Int32Array(column.length);
+  out.set(column);
+  return out;
+}
+
 class CellBatch {
   private readonly series = new Int32Array(FLUSH_ROWS);
   private readonly sec = new Float64Array(FLUSH_ROWS);
