@@ -10,8 +10,7 @@
  */
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { zlibSync } from 'fflate';
-import { encodeHistogramV2Compressed, type DecodedHistogram } from '../src/model/hdr-codec.ts';
+import { compressedEnvelope, encodeHistogramV2Compressed, type DecodedHistogram } from '../src/model/hdr-codec.ts';
 import { HdrLayout } from '../src/model/hdr-layout.ts';
 import type { HdrPrecision } from '../src/model/types.ts';
 
@@ -87,13 +86,7 @@ export function encodeHistogramV1Compressed(decoded: DecodedHistogram, layout: H
   view.setBigInt64(24, BigInt(decoded.highestTrackableValue));
   view.setFloat64(32, decoded.integerToDoubleConversionRatio);
   for (let j = 0; j < lo.length; j++) view.setBigInt64(40 + 8 * layout.countsArrayIndex(lo[j]!), BigInt(count[j]!));
-  const zlib = zlibSync(inner, { level: 9 });
-  const out = new Uint8Array(8 + zlib.length);
-  const outView = new DataView(out.buffer);
-  outView.setInt32(0, 0x1c849382);
-  outView.setInt32(4, zlib.length);
-  out.set(zlib, 8);
-  return Buffer.from(out).toString('base64');
+  return Buffer.from(compressedEnvelope(inner, 0x1c849382, 9)).toString('base64');
 }
 
 /**

@@ -594,11 +594,16 @@ function putZigZag(out: Uint8Array, p: number, value: number): number {
 
 /** Base64 of the V2 compressed encoding, as HdrHistogram 2.2.2's HistogramLogWriter writes it. */
 export function encodeHistogramV2Compressed(decoded: DecodedHistogram): string {
-  const zlib = zlibSync(encodeHistogramV2(decoded));
+  return encodeBase64(compressedEnvelope(encodeHistogramV2(decoded), V2_COMPRESSED_COOKIE | V2_COOKIE_FLAG));
+}
+
+/** The compressed form around an encoded histogram: cookie, deflated length, zlib stream. */
+export function compressedEnvelope(inner: Uint8Array, cookie: number, level: 6 | 9 = 6): Uint8Array {
+  const zlib = zlibSync(inner, { level });
   const out = new Uint8Array(8 + zlib.length);
   const view = new DataView(out.buffer);
-  view.setInt32(0, V2_COMPRESSED_COOKIE | V2_COOKIE_FLAG);
+  view.setInt32(0, cookie);
   view.setInt32(4, zlib.length);
   out.set(zlib, 8);
-  return encodeBase64(out);
+  return out;
 }

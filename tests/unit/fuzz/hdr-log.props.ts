@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import { zlibSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { decodeHistogramBytes, HdrDecodeError } from '../../../src/model/hdr-codec.ts';
+import { compressedEnvelope, decodeHistogramBytes, HdrDecodeError } from '../../../src/model/hdr-codec.ts';
 import { encodeBuckets, fixed, hdrLogArb } from './generators.ts';
 import { bucketBudget, checkOutcome, fuzz, parsedOf, recordDifference, records, sizeOf, utf8, type Reader } from './harness.ts';
 import { splitLines } from './mutations.ts';
@@ -101,15 +100,7 @@ export function hdrLogProperties(read: Reader): void {
     return out;
   }
 
-  function compressed(inner: Uint8Array): Uint8Array {
-    const z = zlibSync(inner, { level: 9 });
-    const out = new Uint8Array(8 + z.length);
-    const view = new DataView(out.buffer);
-    view.setInt32(0, 0x1c849314);
-    view.setInt32(4, z.length);
-    out.set(z, 8);
-    return out;
-  }
+  const compressed = (inner: Uint8Array): Uint8Array => compressedEnvelope(inner, 0x1c849314, 9);
 
   const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
   /** Java's Long.MAX_VALUE, the largest highestTrackableValue a header can claim. */
