@@ -62,9 +62,8 @@ function size(bytes: number): string {
  * input fits — scaled from the input read so far (`inputBytes` for `capacity.cells`).
  */
 export function tooLargeMessage(capacity: Capacity, inputBytes: number): string {
-  const perCell = capacity.cells > 0 ? (capacity.neededBytes - ENGINE_FIXED_BYTES) / capacity.cells : 0;
-  const cellsThatFit = perCell > 0 ? (capacity.availableBytes - ENGINE_FIXED_BYTES) / perCell : 0;
-  const fitting = inputBytes > 0 && cellsThatFit > 0 ? size((inputBytes * cellsThatFit) / capacity.cells) : null;
+  const cellsThatFit = (capacity.availableBytes - ENGINE_FIXED_BYTES) / ENGINE_BYTES_PER_CELL;
+  const fitting = inputBytes > 0 && capacity.cells > 0 && cellsThatFit > 0 ? size((inputBytes * cellsThatFit) / capacity.cells) : null;
   return (
     `not loaded: with this file the results hold ${(capacity.cells / 1e6).toFixed(1)} M latency buckets, about ${size(capacity.neededBytes)} ` +
     `in the in-browser query engine, which has ${size(capacity.availableBytes)} for them (WebAssembly memory is limited to 4 GB)` +
