@@ -81,7 +81,7 @@ function mergedOverTime(store: Store, sel: Selection, bucketS: number): MergedHi
     'merged-over-time',
     JSON.stringify([sel.seriesIds, sel.groups, bucketS]),
     OVER_TIME_CACHE_ENTRIES,
-    () => mergeHistograms(store.db, sel, bucketS),
+    () => mergeHistograms(store, sel, bucketS),
     (merged) => merged.reduce((rows, m) => rows + m.histogram.count.length, 0) <= OVER_TIME_CACHE_MAX_ROWS,
   );
 }
@@ -150,7 +150,7 @@ export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
   const windowed = { ...sel, ...windowBounds(store, series, q.window ?? null) };
   return {
     kind: 'percentile-distribution',
-    series: groupSummaries(db, windowed, DISTRIBUTION_PERCENTILES).map((r) => {
+    series: groupSummaries(store, windowed, DISTRIBUTION_PERCENTILES).map((r) => {
       const points = DISTRIBUTION_PERCENTILES.map((p, i) => ({ p, v: r.values[i] })).filter((x): x is { p: number; v: number } => x.v !== null && x.v !== undefined);
       return { runId: keys[r.g]?.runId ?? -1, op: keys[r.g]?.op ?? '', percentiles: points.map((x) => x.p), values: points.map((x) => x.v) };
     }),

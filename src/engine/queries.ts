@@ -1,6 +1,7 @@
 import { tableFromArrays } from 'apache-arrow';
 import { countAtPercentile, max, mean, min, stdDeviation, valueAtRank } from '../model/hdr-stats.ts';
 import type { SparseHistogram } from '../model/types.ts';
+import { Float64Column } from '../formats/growable.ts';
 import type { Db } from './db.ts';
 import type { SeriesInfo, Store } from './store.ts';
 
@@ -60,14 +61,57 @@ function exactFraction(p: number): { num: bigint; den: bigint } {
   return { num, den };
 }
 
-function setSelection(db: Db, sel: Selection): void {
+/** A series' window as read: whole seconds [from, to), null = unbounded. */
+interface SeriesWindow {
+  from: number | null;
+  to: number | null;
+}
+
+function seriesWindows(sel: Selection): Map<number, SeriesWindow> {
+  const out = new Map<number, SeriesWindow>();
+  sel.seriesIds.forEach((id, i) => {
+    const from = sel.fromS?.[i] ?? null;
+    const to = sel.toS?.[i] ?? null;
+    const w = { from: from === null ? null : Math.ceil(from), to: to === null ? null : Math.ceil(to) };
+    const seen = out.get(id);
+    // Each series is read once per selection (its own window), whatever groups it stands in.
+    if (seen && (seen.from !== w.from || seen.to !== w.to)) throw new RangeError(`series ${id} is selected with two different windows`);
+    out.set(id, w);
+  });
+  return out;
+}
+
+/** The whole blocks inside a window: [fullFrom, fullTo) in seconds, ±Infinity when unbounded. */
+function wholeBlocks(w: SeriesWindow, blockS: number): { fullFrom: number; fullTo: number } {
+  return {
+    fullFrom: w.from === null ? -Infinity : Math.ceil(w.from / blockS) * blockS,
+    fullTo: w.to === null ? Infinity : Math.floor(w.to / blockS) * blockS,
+  };
+}
+
+function setSelection(db: Db, sel: Selection, blockS = 1): void {
+  const windows = seriesWindows(sel);
   // NaN stands for "unbounded" in the Arrow columns and becomes NULL in the table.
-  const bound = (list: readonly (number | null)[] | undefined) => Float64Array.from(sel.seriesIds, (_, i) => list?.[i] ?? Number.NaN);
-  db.insert('sel_input', tableFromArrays({ series_id: Int32Array.from(sel.seriesIds), g: Int32Array.from(sel.groups), from_s: bound(sel.fromS), to_s: bound(sel.toS) }), true);
+  const column = (pick: (w: SeriesWindow) => number | null) =>
+    Float64Array.from(sel.seriesIds, (id) => {
+      const v = pick(windows.get(id) as SeriesWindow);
+      return v === null || !Number.isFinite(v) ? Number.NaN : v;
+    });
+  db.insert(
+    'sel_input',
+    tableFromArrays({
+      series_id: Int32Array.from(sel.seriesIds),
+      g: Int32Array.from(sel.groups),
+      from_s: column((w) => w.from),
+      to_s: column((w) => w.to),
+      full_from: column((w) => wholeBlocks(w, blockS).fullFrom),
+      full_to: column((w) => wholeBlocks(w, blockS).fullTo),
+    }),
+    true,
+  );
+  const nullable = (c: string) => `CASE WHEN isnan(${c}) THEN NULL ELSE ${c}::BIGINT END AS ${c}`;
   db.exec(`CREATE OR REPLACE TEMP TABLE sel AS
-    SELECT series_id, g,
-           CASE WHEN isnan(from_s) THEN NULL ELSE ceil(from_s)::BIGINT END AS from_s,
-           CASE WHEN isnan(to_s) THEN NULL ELSE ceil(to_s)::BIGINT END AS to_s
+    SELECT series_id, g, ${['from_s', 'to_s', 'full_from', 'full_to'].map(nullable).join(', ')}
     FROM sel_input;
     DROP TABLE sel_input`);
 }
@@ -77,49 +121,98 @@ function windowed(sel: Selection): boolean {
 }
 
 /**
+ * `edge_cells` (series_id, sec, lo, width, n): for each windowed series, the buckets of the seconds
+ * its window takes from partly covered blocks, summed per block (`sec`: the block's start). With
+ * the whole blocks (`sel.full_from`..`sel.full_to`) they make up the window exactly.
+ */
+function setEdges(store: Store, sel: Selection): void {
+  const rows = { series: new Float64Column(), sec: new Float64Column(), lo: new Float64Column(), width: new Float64Column(), n: new Float64Column() };
+  for (const [id, w] of seriesWindows(sel)) {
+    if (w.from === null && w.to === null) continue;
+    const { fullFrom, fullTo } = wholeBlocks(w, store.blockS);
+    const from = w.from ?? -Infinity;
+    const to = w.to ?? Infinity;
+    // Unbounded ends have no ragged part: their whole blocks reach the end of the data.
+    const ranges: [number, number][] = fullFrom < fullTo ? [[from, fullFrom], [fullTo, to]] : [[from, to]];
+    for (const [a, z] of ranges) {
+      if (!(a < z)) continue;
+      store.sumRange(id, a, z, (block, c, length) => {
+        for (let k = 0; k < length; k++) {
+          rows.series.push(id);
+          rows.sec.push(block);
+          rows.lo.push(c.lo[k]!);
+          rows.width.push(c.width[k]!);
+          rows.n.push(c.n[k]!);
+        }
+      });
+    }
+  }
+  store.db.exec('DROP TABLE IF EXISTS edge_cells');
+  store.db.insert(
+    'edge_cells',
+    tableFromArrays({ series_id: rows.series.finish(), sec: rows.sec.finish(), lo: rows.lo.finish(), width: rows.width.finish(), n: rows.n.finish() }),
+    true,
+  );
+}
+
+/** The whole blocks of each selected series inside its window: (series_id, sec, lo, width, n). */
+const WHOLE_BLOCKS_SQL = `
+  SELECT b.series_id, b.block_s AS sec, b.lo, b.width, b.n
+  FROM (SELECT DISTINCT series_id, full_from, full_to FROM sel) ss JOIN blocks b ON b.series_id = ss.series_id
+  WHERE (ss.full_from IS NULL OR b.block_s >= ss.full_from) AND (ss.full_to IS NULL OR b.block_s < ss.full_to)`;
+
+/**
+ * A window's rows: whole blocks and the ragged ends. `edge_cells` arrives as DOUBLE; its second
+ * goes back to BIGINT, where `//` divides as integers (on DOUBLE it would not round down).
+ */
+const WINDOW_SQL = `${WHOLE_BLOCKS_SQL}
+  UNION ALL SELECT series_id, sec::BIGINT, lo::BIGINT, width::BIGINT, n::BIGINT FROM edge_cells`;
+
+/**
  * Each selected series' buckets summed, in no particular order: (series_id, lo, width, n). A series
  * is read once, whatever groups it stands in, with its own window.
  */
 function seriesHistSql(sel: Selection): string {
   // Whole series: `series_hist` holds every series' buckets already summed once at load.
   if (!windowed(sel)) return 'SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE FROM series_hist WHERE series_id IN (SELECT series_id FROM sel)';
-  return `WITH ss AS (SELECT DISTINCT series_id, from_s, to_s FROM sel)
-    SELECT c.series_id::DOUBLE, c.lo::DOUBLE, c.width::DOUBLE, sum(c.n)::DOUBLE
-    FROM ss JOIN cells c ON c.series_id = ss.series_id
-    WHERE (ss.from_s IS NULL OR c.sec >= ss.from_s) AND (ss.to_s IS NULL OR c.sec < ss.to_s)
-    GROUP BY c.series_id, c.lo, c.width`;
+  return `SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, sum(n)::DOUBLE
+    FROM (${WINDOW_SQL})
+    GROUP BY series_id, lo, width`;
 }
 
 /**
  * The selection's buckets summed per group and time bucket of $1 seconds (`tb`, the second
- * starting it), in (g, tb, lo, width) order: (g, tb, lo, width, n, raw). Cells are read once per series
+ * starting it), in (g, tb, lo, width) order: (g, tb, lo, width, n, raw). `source` gives the timed
+ * rows (series_id, sec, lo, width, n) inside each series' window. Rows are summed per series first
  * (`hs`), then regrouped: a series in several groups costs one scan. Here, unlike for whole groups,
  * SQL merges best: the rows per (series, time bucket) are many and short.
  */
-const OVER_TIME_SQL = `
-  WITH ss AS (
-    SELECT DISTINCT sel.series_id, sel.from_s, sel.to_s, s.source = 'raw' AS raw
-    FROM sel JOIN series s ON s.series_id = sel.series_id
-  ),
+const overTimeSql = (source: string) => `
+  WITH x AS (${source}),
   hs AS (
-    SELECT ss.series_id, c.sec // $1::BIGINT * $1::BIGINT AS tb, c.lo, c.width, sum(c.n)::BIGINT AS n, ss.raw
-    FROM ss JOIN cells c ON c.series_id = ss.series_id
-    WHERE (ss.from_s IS NULL OR c.sec >= ss.from_s) AND (ss.to_s IS NULL OR c.sec < ss.to_s) AND c.sec IS NOT NULL
+    SELECT x.series_id, x.sec // $1::BIGINT * $1::BIGINT AS tb, x.lo, x.width, sum(x.n)::BIGINT AS n
+    FROM x WHERE x.sec IS NOT NULL
     GROUP BY ALL
   ),
   h AS (
-    SELECT sel.g, hs.tb, hs.lo, hs.width, sum(hs.n)::BIGINT AS n, bool_and(hs.raw) AS raw
-    FROM sel JOIN hs ON hs.series_id = sel.series_id
+    SELECT sel.g, hs.tb, hs.lo, hs.width, sum(hs.n)::BIGINT AS n, bool_and(s.source = 'raw') AS raw
+    FROM sel JOIN hs ON hs.series_id = sel.series_id JOIN series s ON s.series_id = sel.series_id
     GROUP BY ALL
   )
   SELECT g::DOUBLE, tb::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE, raw::INTEGER::DOUBLE
   FROM h WHERE n > 0 ORDER BY g, tb, lo, width`;
 
+/** Per-second rows of the selected series inside their windows, from `cells`. */
+const SECONDS_SQL = `
+  SELECT c.series_id, c.sec, c.lo, c.width, c.n
+  FROM (SELECT DISTINCT series_id, from_s, to_s FROM sel) ss JOIN cells c ON c.series_id = ss.series_id
+  WHERE (ss.from_s IS NULL OR c.sec >= ss.from_s) AND (ss.to_s IS NULL OR c.sec < ss.to_s)`;
+
 /** Rebuild `series_hist` after loading: each series' buckets (or raw values) summed over all time. */
 export function refreshSeriesHistograms(db: Db): void {
   db.exec(`CREATE OR REPLACE TABLE series_hist AS
-    SELECT c.series_id, c.lo, c.width, sum(c.n)::BIGINT AS n, s.source = 'raw' AS raw
-    FROM cells c JOIN series s ON s.series_id = c.series_id GROUP BY ALL`);
+    SELECT b.series_id, b.lo, b.width, sum(b.n)::BIGINT AS n, s.source = 'raw' AS raw
+    FROM blocks b JOIN series s ON s.series_id = b.series_id GROUP BY ALL`);
 }
 
 export interface GroupSummary extends GroupStats {
@@ -136,8 +229,8 @@ export interface GroupSummary extends GroupStats {
  * in several groups (its client's and its run's), so per-client and merged figures come from one
  * call.
  */
-export function groupSummaries(db: Db, sel: Selection, percentiles: readonly number[], bucketS: number | null = null): GroupSummary[] {
-  return summariesAt(mergeHistograms(db, sel, bucketS), percentiles);
+export function groupSummaries(store: Store, sel: Selection, percentiles: readonly number[], bucketS: number | null = null): GroupSummary[] {
+  return summariesAt(mergeHistograms(store, sel, bucketS), percentiles);
 }
 
 /** One merged histogram: a group's, or a group's in one time bucket. */
@@ -155,13 +248,29 @@ export interface MergedHistogram {
  * its buckets in (lo, width) order. Each histogram is a view into one set of typed arrays, or
  * merged from them, so reading figures from it (again, for other percentiles) costs no query.
  */
-export function mergeHistograms(db: Db, sel: Selection, bucketS: number | null = null): MergedHistogram[] {
-  setSelection(db, sel);
-  return bucketS === null ? mergeGroups(db, sel) : mergeOverTime(db, bucketS);
+export function mergeHistograms(store: Store, sel: Selection, bucketS: number | null = null): MergedHistogram[] {
+  setSelection(store.db, sel, store.blockS);
+  if (bucketS === null) {
+    if (windowed(sel)) setEdges(store, sel);
+    return mergeGroups(store.db, sel);
+  }
+  return mergeOverTime(store, sel, bucketS);
 }
 
-function mergeOverTime(db: Db, bucketS: number): MergedHistogram[] {
-  const [g, tb, lo, width, n, raw] = db.queryColumns(OVER_TIME_SQL, [bucketS]) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+/**
+ * Time buckets made of whole blocks are read from `blocks` (and the window's ragged ends); finer
+ * ones need the per-second buckets, which go into DuckDB for the selected series the first time.
+ */
+function mergeOverTime(store: Store, sel: Selection, bucketS: number): MergedHistogram[] {
+  let source: string;
+  if (bucketS % store.blockS === 0) {
+    setEdges(store, sel);
+    source = WINDOW_SQL;
+  } else {
+    store.ensureSecondsInDb(sel.seriesIds);
+    source = SECONDS_SQL;
+  }
+  const [g, tb, lo, width, n, raw] = store.db.queryColumns(overTimeSql(source), [bucketS]) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
   const out: MergedHistogram[] = [];
   for (let start = 0; start < g.length; ) {
     let end = start;
@@ -377,10 +486,10 @@ export function countsPerSecond(db: Db, sel: Selection, bucketS = 1): SecondCoun
          AND (sel.from_s IS NULL OR i.start_us // 1000000 >= sel.from_s) AND (sel.to_s IS NULL OR i.start_us // 1000000 < sel.to_s)
        GROUP BY ALL
        UNION ALL
-       SELECT sel.g, c.sec // $1::BIGINT * $1::BIGINT AS sec, s.op_kind, sum(c.n) AS n
-       FROM sel JOIN series s ON s.series_id = sel.series_id JOIN cells c ON c.series_id = sel.series_id
-       WHERE s.op_kind IN ('op', 'failed') AND s.source = 'raw' AND c.sec IS NOT NULL
-         AND (sel.from_s IS NULL OR c.sec >= sel.from_s) AND (sel.to_s IS NULL OR c.sec < sel.to_s)
+       SELECT sel.g, r.sec // $1::BIGINT * $1::BIGINT AS sec, s.op_kind, sum(r.n) AS n
+       FROM sel JOIN series s ON s.series_id = sel.series_id JOIN raw_seconds r ON r.series_id = sel.series_id
+       WHERE s.op_kind IN ('op', 'failed')
+         AND (sel.from_s IS NULL OR r.sec >= sel.from_s) AND (sel.to_s IS NULL OR r.sec < sel.to_s)
        GROUP BY ALL
      )
      SELECT g, sec::BIGINT AS sec,

@@ -1,13 +1,13 @@
 /**
- * DuckDB tables. Latency data is stored as histogram buckets (lo, width, n) per series and per
- * second (`cells`): an HdrHistogram bucket covers lo..lo+width-1; a raw sample is a bucket of width
- * 1. The same percentile SQL then serves both, and merging is a GROUP BY over buckets — never an
- * average of percentiles.
+ * DuckDB tables. Latency data is stored as histogram buckets (lo, width, n): an HdrHistogram bucket
+ * covers lo..lo+width-1; a raw sample is a bucket of width 1. The same percentile SQL then serves
+ * both, and merging is a GROUP BY over buckets — never an average of percentiles.
  *
- * Why per second, with the second in the row: every interactive question (a time window, a time
- * bucket of a chart) is asked in whole seconds, so one scan of `cells` with no join answers it; raw
- * samples collapse to one row per (series, second, latency value) — exact, and at real benchmark
- * rates several times fewer rows than samples.
+ * Every interactive question (a time window, a time bucket of a chart) is asked in whole seconds.
+ * The per-second buckets stay in the worker (SecondCells); DuckDB holds them pre-merged per block
+ * of seconds (`blocks`), so a window reads its whole blocks plus the few ragged seconds at its ends,
+ * summed by the worker — a few hundred thousand rows instead of tens of millions. Raw samples
+ * collapse to one bucket per (second, latency value): exact, and far fewer rows than samples.
  *
  * A new Store replaces the tables (one dataset per database).
  * Series metadata (run, client, operation, source file) lives in `series`; all names arrive as
@@ -31,13 +31,29 @@ export const SCHEMA_SQL = [
      length_us BIGINT NOT NULL,
      n BIGINT NOT NULL
    )`,
-  // Latency buckets per series and second (epoch s for absolute logs and raw samples; NULL for raw
-  // samples without a time). Several rows may share a key: readers sum.
+  // Latency buckets per series pre-merged over blocks of whole seconds (block_s: the block's first
+  // second, a multiple of the block size; NULL for buckets with no time: raw samples without a
+  // timestamp, a comparison's histograms). Several rows may share a key: readers sum.
+  `CREATE OR REPLACE TABLE blocks (
+     series_id INTEGER NOT NULL,
+     block_s BIGINT,
+     lo BIGINT NOT NULL,
+     width BIGINT NOT NULL,
+     n BIGINT NOT NULL
+   )`,
+  // Latency buckets per series and second, for the series a query has needed them for (a chart
+  // finer than a block); the worker holds them all (see SecondCells). Keyed like `blocks`.
   `CREATE OR REPLACE TABLE cells (
      series_id INTEGER NOT NULL,
      sec BIGINT,
      lo BIGINT NOT NULL,
      width BIGINT NOT NULL,
+     n BIGINT NOT NULL
+   )`,
+  // Raw samples per series and second, for throughput (interval logs have their intervals).
+  `CREATE OR REPLACE TABLE raw_seconds (
+     series_id INTEGER NOT NULL,
+     sec BIGINT NOT NULL,
      n BIGINT NOT NULL
    )`,
   // First and last instant of each raw series (ms precision), which its per-second cells no longer hold.

@@ -9,14 +9,15 @@ import type {
   OpKind,
   OverallSummary,
   StatusPoint,
-  SampleCountColumns,
   SummarySeries,
   YcsbCommandLine,
 } from '../model/types.ts';
 import { snapshotBuckets, type Snapshot, type SnapshotOp, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
+import { BucketSum, bucketColumns, type BucketColumns } from './bucket-sum.ts';
 import { refreshSeriesHistograms } from './queries.ts';
 import { SCHEMA_SQL } from './schema.ts';
+import { SecondCells, sumPerBlock, TimeLevels } from './second-cells.ts';
 
 export type SeriesSource = 'histogram' | 'raw' | 'distribution' | 'summary';
 
@@ -64,8 +65,23 @@ export interface RunInfo {
 const FLUSH_ROWS = 1 << 20;
 
 /**
- * Loads grouped runs into DuckDB. Rows are gathered in typed columns and appended in Arrow
- * batches, so millions of buckets or samples never exist as JS objects.
+ * Seconds per pre-merged block: the worker keeps blocks of 60 s, DuckDB blocks of 600 s (the last
+ * size). A window then reads DuckDB's whole blocks inside it, plus at each end at most nine
+ * 60-second blocks and 59 seconds from the worker: an hour of 1-second interval histograms from 48
+ * series is ~300k rows in DuckDB instead of ~40M, and its ragged ends ~30k buckets a series.
+ */
+export const BLOCK_SIZES: readonly number[] = [60, 600];
+
+export interface StoreOptions {
+  /** Seconds per block at each level, each a multiple of the one before; the last is DuckDB's. */
+  blockSizes?: readonly number[];
+}
+
+/**
+ * Loads grouped runs: series, intervals and pre-merged blocks into DuckDB, each timed series'
+ * per-second buckets (and finer blocks) kept in the worker for the ragged ends of windows. Rows are
+ * gathered in typed columns and appended in Arrow batches, so millions of buckets or samples never
+ * exist as JS objects.
  */
 export class Store {
   runs: RunInfo[] = [];
@@ -73,13 +89,87 @@ export class Store {
   /** Bumped on every change of the data, so derived results can be cached. */
   version = 0;
   private memos = { version: -1, values: new Map<string, unknown>() };
-  private readonly cells = new CellBatch(() => this.flushCells());
+  /** Seconds per block in DuckDB's `blocks`. */
+  readonly blockS: number;
+  /** Block sizes the worker keeps between seconds and DuckDB's blocks. */
+  private readonly workerBlockSizes: readonly number[];
+  /** Each timed series' buckets by second and by block, by series id: the worker's copy. */
+  private readonly levels = new Map<number, TimeLevels>();
+  /** Series whose per-second buckets are in `cells` too. */
+  private readonly secondsInDb = new Set<number>();
+  private readonly blocks = new CellBatch(() => this.flushCells(this.blocks, 'blocks'));
+  private readonly cells = new CellBatch(() => this.flushCells(this.cells, 'cells'));
+  private readonly sum = new BucketSum();
+  private drained = bucketColumns(1024);
   private intervals = this.emptyIntervals();
   private rawExtents = this.emptyRawExtents();
+  private rawSeconds = this.emptyRawSeconds();
 
-  constructor(readonly db: Db) {
+  constructor(
+    readonly db: Db,
+    options: StoreOptions = {},
+  ) {
+    const sizes = options.blockSizes ?? BLOCK_SIZES;
+    if (sizes.length === 0 || sizes.some((size, i) => !Number.isInteger(size) || size < 1 || size % (sizes[i - 1] ?? 1) !== 0)) {
+      throw new RangeError(`block sizes ${sizes.join(', ')} must be whole seconds, each a multiple of the one before`);
+    }
+    this.blockS = sizes[sizes.length - 1] as number;
+    this.workerBlockSizes = sizes.slice(0, -1);
     for (const sql of SCHEMA_SQL) db.exec(sql);
     refreshSeriesHistograms(db);
+  }
+
+  /**
+   * The buckets of series `id` whose second is in [a, z), summed per DuckDB block (a range that
+   * crosses blocks is cut at their bounds), handed to `emit` with the block's start. Nothing for a
+   * series with no time.
+   */
+  sumRange(id: number, a: number, z: number, emit: (blockStart: number, columns: BucketColumns, length: number) => void): void {
+    const levels = this.levels.get(id);
+    if (!levels) return;
+    this.sum.usePrecision(levels.seconds.precision);
+    for (let from = a; from < z; ) {
+      const block = Math.floor(from / this.blockS) * this.blockS;
+      const to = Math.min(z, block + this.blockS);
+      levels.addRange(this.sum, from, to);
+      if (this.sum.size > 0) {
+        const { columns, length } = this.sum.drain(this.drained);
+        this.drained = columns;
+        emit(block, columns, length);
+      }
+      from = to;
+    }
+  }
+
+  /**
+   * Puts the per-second buckets of `seriesIds` into `cells` where they are not yet: for questions
+   * finer than a block. Untimed raw samples go in with no second, as in `blocks`.
+   */
+  ensureSecondsInDb(seriesIds: Iterable<number>): void {
+    let added = false;
+    for (const id of seriesIds) {
+      const cells = this.levels.get(id)?.seconds;
+      if (!cells || this.secondsInDb.has(id)) continue;
+      this.secondsInDb.add(id);
+      added = true;
+      cells.forEach(0, cells.pieces, (sec, lo, width, n, start, end) => this.cells.add(id, sec, lo, width, n, start, end));
+      if (cells.untimed) this.cells.add(id, Number.NaN, cells.untimed.value, null, cells.untimed.n, 0, cells.untimed.n.length);
+    }
+    if (added) this.flushCells(this.cells, 'cells');
+  }
+
+  /** Keeps a timed series' buckets in the worker and puts its blocks into DuckDB. */
+  private addTimed(id: number, seconds: SecondCells): void {
+    const levels = TimeLevels.build(seconds, this.workerBlockSizes, this.sum);
+    this.levels.set(id, levels);
+    sumPerBlock(levels.top, 0, levels.top.pieces, this.blockS, this.sum, (block, { lo, width, n }, length) => this.blocks.add(id, block, lo, width, n, 0, length));
+    if (seconds.untimed) {
+      this.sum.usePrecision(null);
+      this.sum.add(seconds.untimed.value, null, seconds.untimed.n, 0, seconds.untimed.n.length);
+      const { columns, length } = this.sum.drain(this.drained);
+      this.drained = columns;
+      this.blocks.add(id, Number.NaN, columns.lo, columns.width, columns.n, 0, length);
+    }
   }
 
   /** `compute()`, kept until the data changes: for figures that do not depend on the view (time extents). */
@@ -113,10 +203,12 @@ export class Store {
 
   /** Forget everything loaded so far. */
   clear(): void {
-    for (const t of ['series', 'intervals', 'cells', 'raw_extents']) this.db.exec(`DELETE FROM ${t}`);
+    for (const t of ['series', 'intervals', 'blocks', 'cells', 'raw_seconds', 'raw_extents']) this.db.exec(`DELETE FROM ${t}`);
     refreshSeriesHistograms(this.db);
     this.runs = [];
     this.series = [];
+    this.levels.clear();
+    this.secondsInDb.clear();
     this.version++;
   }
 
@@ -160,15 +252,23 @@ export class Store {
               this.intervals.length.push(interval.lengthUs);
               this.intervals.n.push(h.totalCount);
               info.count += h.totalCount;
-              this.cells.add(info.id, Math.floor(interval.startUs / 1e6), h.lo, h.width, h.count);
             }
+            this.addTimed(info.id, SecondCells.ofHistograms(data));
           } else if (data.kind === 'raw') {
             if (data.firstMs !== null && data.lastMs !== null) {
               this.rawExtents.series.push(info.id);
               this.rawExtents.start.push(Math.floor(data.firstMs) * 1000);
               this.rawExtents.end.push(Math.floor(data.lastMs) * 1000);
             }
-            this.cells.addSamples(info.id, data.counts);
+            const cells = SecondCells.ofRaw(data);
+            this.addTimed(info.id, cells);
+            cells.forEach(0, cells.pieces, (sec, _lo, _width, n, start, end) => {
+              let total = 0;
+              for (let i = start; i < end; i++) total += n[i]!;
+              this.rawSeconds.series.push(info.id);
+              this.rawSeconds.sec.push(sec);
+              this.rawSeconds.n.push(total);
+            });
             info.count = data.samples;
           } else if (data.kind === 'distribution') {
             info.distribution = data;
@@ -218,7 +318,7 @@ export class Store {
         });
         // A comparison's latency data has no time: one cell per bucket, with no second.
         const kept = [...b.count.keys()].filter((i) => (b.count[i] as number) > 0);
-        this.cells.add(id, Number.NaN, Float64Array.from(kept, (i) => b.lo[i] as number), Float64Array.from(kept, (i) => b.width[i] as number), Float64Array.from(kept, (i) => b.count[i] as number));
+        this.blocks.add(id, Number.NaN, Float64Array.from(kept, (i) => b.lo[i] as number), Float64Array.from(kept, (i) => b.width[i] as number), Float64Array.from(kept, (i) => b.count[i] as number), 0, kept.length);
       }
       const t = r.throughputPerSecond;
       if (t) {
@@ -274,7 +374,11 @@ export class Store {
       );
       this.intervals = this.emptyIntervals();
     }
-    this.flushCells();
+    this.flushCells(this.blocks, 'blocks');
+    if (this.rawSeconds.series.length > 0) {
+      this.db.insert('raw_seconds', tableFromArrays({ series_id: this.rawSeconds.series.finish(), sec: this.rawSeconds.sec.finish(), n: this.rawSeconds.n.finish() }), false);
+      this.rawSeconds = this.emptyRawSeconds();
+    }
     if (this.rawExtents.series.length > 0) {
       this.db.insert(
         'raw_extents',
@@ -285,16 +389,17 @@ export class Store {
     }
   }
 
-  private flushCells(): void {
-    const taken = this.cells.take();
+  /** Appends what `batch` has gathered to `table` (`blocks` or `cells`, whose second column is the second or block). */
+  private flushCells(batch: CellBatch, table: 'blocks' | 'cells'): void {
+    const taken = batch.take();
     if (!taken) return;
-    // NaN marks a bucket with no time (a comparison's); DuckDB would refuse to cast it.
+    // NaN marks a bucket with no time; DuckDB would refuse to cast it.
     const { untimed, series_id, sec, lo, width, n } = taken;
     const columns = { series_id, sec: int32IfExact(sec), lo: int32IfExact(lo), width: int32IfExact(width), n: int32IfExact(n) };
-    this.db.insert(untimed ? 'cells_staging' : 'cells', tableFromArrays(columns), untimed);
+    this.db.insert(untimed ? 'cells_staging' : table, tableFromArrays(columns), untimed);
     if (untimed) {
       this.db.exec(
-        `INSERT INTO cells SELECT series_id, CASE WHEN isnan(sec) THEN NULL ELSE sec END, lo, width, n FROM cells_staging;
+        `INSERT INTO ${table} SELECT series_id, CASE WHEN isnan(sec) THEN NULL ELSE sec END, lo, width, n FROM cells_staging;
          DROP TABLE cells_staging`,
       );
     }
@@ -304,6 +409,9 @@ export class Store {
   }
   private emptyRawExtents() {
     return { series: new Float64Column(), start: new Float64Column(), end: new Float64Column() };
+  }
+  private emptyRawSeconds() {
+    return { series: new Float64Column(), sec: new Float64Column(), n: new Float64Column() };
   }
 }
 
@@ -336,36 +444,22 @@ class CellBatch {
 
   constructor(private readonly onFull: () => void) {}
 
-  /** The non-empty buckets of one series in one second; a full batch is handed on as it fills. */
-  add(seriesId: number, sec: number, lo: Float64Array, width: Float64Array, count: Float64Array): void {
-    for (let from = 0; from < lo.length; ) {
+  /**
+   * Buckets `start`..`end-1` of one series in one second (or block; NaN: none); a null `width`
+   * means exact values (width 1). A full batch is handed on as it fills.
+   */
+  add(seriesId: number, sec: number, lo: Float64Array, width: Float64Array | null, count: Float64Array, start: number, end: number): void {
+    for (let from = start; from < end; ) {
       if (this.length === FLUSH_ROWS) this.onFull();
-      const take = Math.min(lo.length - from, FLUSH_ROWS - this.length);
+      if (Number.isNaN(sec)) this.untimed = true;
+      const take = Math.min(end - from, FLUSH_ROWS - this.length);
       const at = this.length;
       this.series.fill(seriesId, at, at + take);
       this.sec.fill(sec, at, at + take);
-      if (Number.isNaN(sec)) this.untimed = true;
       this.lo.set(lo.subarray(from, from + take), at);
-      this.width.set(width.subarray(from, from + take), at);
+      if (width === null) this.width.fill(1, at, at + take);
+      else this.width.set(width.subarray(from, from + take), at);
       this.n.set(count.subarray(from, from + take), at);
-      this.length += take;
-      from += take;
-    }
-  }
-
-  /** A raw series' counts: each distinct value is a bucket of width 1 in its second. */
-  addSamples(seriesId: number, counts: SampleCountColumns): void {
-    const { sec, value, n } = counts;
-    for (let from = 0; from < value.length; ) {
-      if (this.length === FLUSH_ROWS) this.onFull();
-      const take = Math.min(value.length - from, FLUSH_ROWS - this.length);
-      const at = this.length;
-      this.series.fill(seriesId, at, at + take);
-      this.sec.set(sec.subarray(from, from + take), at);
-      for (let k = from; k < from + take && !this.untimed; k++) if (Number.isNaN(sec[k])) this.untimed = true;
-      this.lo.set(value.subarray(from, from + take), at);
-      this.width.fill(1, at, at + take);
-      this.n.set(n.subarray(from, from + take), at);
       this.length += take;
       from += take;
     }

@@ -277,13 +277,17 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
   const members = [...clientSel.map((s) => ({ s, g: s.id })), ...mergedSel.flatMap((m) => m.series.map((s) => ({ s, g: m.g })))];
   const summaries = new Map(
     groupSummaries(
-    store.db,
-    {
-      seriesIds: members.map((x) => x.s.id),
-      groups: members.map((x) => x.g),
-      ...windowBounds(store, members.map((x) => x.s), w),
-    },
-    PERCENTILES,
+      store,
+      {
+        seriesIds: members.map((x) => x.s.id),
+        groups: members.map((x) => x.g),
+        ...windowBounds(
+          store,
+          members.map((x) => x.s),
+          w,
+        ),
+      },
+      PERCENTILES,
     ).map((x) => [x.g, x]),
   );
 

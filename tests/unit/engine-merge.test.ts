@@ -67,9 +67,16 @@ function rawFile(client: string, latency: number[], timeMs: number[]): { file: P
 }
 
 let db: Db;
-let store: Store;
-/** Series ids by client. */
+/**
+ * Stores of the same files with different block levels (the last is DuckDB's): windows cut
+ * through blocks at every level, or lie inside one; 600 s blocks hold the whole data.
+ */
+const BLOCK_SIZES = [[1], [2, 4], [3], [2, 6, 12], [60, 600]] as const;
+const stores = new Map<readonly number[], Store>();
+/** Series ids by client (the same in every store). */
 const ids: Record<string, number> = {};
+/** The store whose series `expected` reads (any: they agree). */
+let store: Store;
 
 beforeAll(async () => {
   db = await openNodeDb();
@@ -90,8 +97,13 @@ beforeAll(async () => {
       Array.from({ length: 40 }, (_, i) => (T0 + i / 4) * 1000),
     ),
   ];
-  store = new Store(db);
-  store.addRuns(groupIntoRuns(files.map((f) => f.file)));
+  for (const blockS of BLOCK_SIZES) {
+    // One DuckDB per store: a new Store replaces the tables.
+    const own = new Store(blockS === BLOCK_SIZES[0] ? db : await openNodeDb(), { blockSizes: blockS });
+    own.addRuns(groupIntoRuns(files.map((f) => f.file)));
+    stores.set(blockS, own);
+  }
+  store = stores.get(BLOCK_SIZES[0]) as Store;
   files.forEach(({ file, buckets }) => {
     const series = store.series.find((s) => s.file === file.path.split('/').pop());
     if (!series) throw new Error(`no series for ${file.path}`);
@@ -155,20 +167,21 @@ function selection(window: [number | null, number | null] | null): Selection {
   };
 }
 
-describe('merged histograms equal the sums of their series', () => {
+describe.each(BLOCK_SIZES.map((sizes) => ({ sizes, label: sizes.join(' → ') })))('merged histograms equal the sums of their series (blocks of $label s)', ({ sizes: blockS }) => {
+  const blockStore = () => stores.get(blockS) as Store;
   const windows: ([number | null, number | null] | null)[] = [null, [0, 30], [3, 11], [2.5, 7.2], [0, 1], [9, null], [null, 4], [40, 50]];
   for (const window of windows) {
     it(`over ${window ? `seconds ${window[0] ?? '…'}–${window[1] ?? '…'}` : 'whole series'}`, () => {
       const sel = selection(window);
       const want = expected(sel);
-      expect(actual(mergeHistograms(db, sel))).toEqual(want);
+      expect(actual(mergeHistograms(blockStore(), sel))).toEqual(want);
       if (window && window[0] === 40) expect(want).toEqual([]);
       else expect(want.map((h) => h.g)).toEqual([0, 1, 2, 3, 10, 11, 12]);
     });
   }
 
   it('keeps a bucket of one value in two widths apart, in width order', () => {
-    const client1 = actual(mergeHistograms(db, selection(null))).find((h) => h.g === 0);
+    const client1 = actual(mergeHistograms(blockStore(), selection(null))).find((h) => h.g === 0);
     const twice = client1?.lo.findIndex((lo, i) => lo === client1.lo[i + 1]) ?? -1;
     expect(twice).toBeGreaterThanOrEqual(0);
     expect([client1?.width[twice], client1?.width[twice + 1]]).toEqual([1, 4]);
@@ -176,10 +189,11 @@ describe('merged histograms equal the sums of their series', () => {
 
   it('per time bucket, the same sums', () => {
     const sel = selection([2, 12]);
-    for (const bucketS of [1, 3]) {
-      const merged = mergeHistograms(db, sel, bucketS);
+    // Buckets of whole DuckDB blocks read `blocks`; finer ones read the seconds.
+    for (const bucketS of [1, 3, 12]) {
+      const merged = mergeHistograms(blockStore(), sel, bucketS);
       const tbs = [...new Set(merged.map((m) => m.tb))];
-      expect(tbs.length).toBeGreaterThan(2);
+      expect(tbs.length).toBeGreaterThan(bucketS < 12 ? 2 : 0);
       for (const tb of tbs) {
         const one = { ...sel, fromS: sel.seriesIds.map(() => Math.max(T0 + 2, tb)), toS: sel.seriesIds.map(() => Math.min(T0 + 12, tb + bucketS)) };
         expect(actual(merged.filter((m) => m.tb === tb)), `tb ${tb}`).toEqual(expected(one));

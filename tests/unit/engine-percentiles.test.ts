@@ -69,7 +69,7 @@ describe('SQL percentiles equal the reference', () => {
       const tricky = [1, 2, 3, 7].flatMap((k) => [(k * 100) / total, nextUp((k * 100) / total)]).filter((p) => p > 0 && p <= 100);
       const percentiles = [50, 90, 99, 99.9, 99.99, 100, 33.333, ...tricky];
       const sel = { seriesIds: store.series.map((s) => s.id), groups: store.series.map(() => 0) };
-      const stats = groupSummaries(db, sel, percentiles)[0];
+      const stats = groupSummaries(store, sel, percentiles)[0];
       expect(stats?.values, `trial ${trial}`).toEqual(percentiles.map((p) => valueAtPercentile(merged, p)));
       expect(stats?.count).toBe(total);
       expect(stats?.min).toBe(min(merged));
@@ -93,7 +93,7 @@ describe('SQL percentiles equal the reference', () => {
       const histogram: SparseHistogram = { lo: Float64Array.from(values), width: Float64Array.from(values, () => 1), count: Float64Array.from(values, () => 1), totalCount: n };
       const store = new Store(db);
       store.addRuns(groupIntoRuns([hdrFile('client1', [histogram])]));
-      expect(groupSummaries(db, { seriesIds: [0], groups: [0] }, [p])[0]?.values, `n=${n} p=${p}`).toEqual([valueAtPercentile(histogram, p)]);
+      expect(groupSummaries(store, { seriesIds: [0], groups: [0] }, [p])[0]?.values, `n=${n} p=${p}`).toEqual([valueAtPercentile(histogram, p)]);
     }
   });
 
@@ -112,7 +112,7 @@ describe('SQL percentiles equal the reference', () => {
     store.addRuns(groupIntoRuns([file]));
     const sorted = [...latency].sort((a, b) => a - b);
     const percentiles = [0.1, 50, 90, 99, 99.9, 99.99, 100, (100 * 3) / 997];
-    const values = groupSummaries(db, { seriesIds: [0], groups: [0] }, percentiles)[0]?.values;
+    const values = groupSummaries(store, { seriesIds: [0], groups: [0] }, percentiles)[0]?.values;
     // Integer rank with exact arithmetic: p = a/b → ⌈a·n / (100·b)⌉.
     const rank = (p: number) => {
       const [i = '0', f = ''] = String(p).split('.');

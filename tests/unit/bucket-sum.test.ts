@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { prng } from '../../scripts/generate-data.ts';
+import { BucketSum, bucketColumns } from '../../src/engine/bucket-sum.ts';
+import { HdrLayout } from '../../src/model/hdr-layout.ts';
+import type { HdrPrecision } from '../../src/model/types.ts';
+
+/** Sums by a different method: a Map keyed by the bucket's text. */
+function reference(batches: { lo: number[]; width: number[] | null; n: number[] }[]): Map<string, number> {
+  const sums = new Map<string, number>();
+  for (const b of batches) {
+    b.lo.forEach((lo, i) => {
+      const n = b.n[i] as number;
+      if (n === 0) return;
+      const key = `${lo}/${b.width ? b.width[i] : 1}`;
+      sums.set(key, (sums.get(key) ?? 0) + n);
+    });
+  }
+  return sums;
+}
+
+function drained(sum: BucketSum): Map<string, number> {
+  const { columns, length } = sum.drain(bucketColumns(4));
+  const out = new Map<string, number>();
+  for (let k = 0; k < length; k++) {
+    const key = `${columns.lo[k]}/${columns.width[k]}`;
+    expect(out.has(key), `${key} drained twice`).toBe(false);
+    out.set(key, columns.n[k] as number);
+  }
+  return out;
+}
+
+describe('BucketSum', () => {
+  const precisions: (HdrPrecision | null)[] = [null, { significantDigits: 2, lowestDiscernibleValue: 1 }, { significantDigits: 3, lowestDiscernibleValue: 1000 }];
+  for (const precision of precisions) {
+    it(`sums what a Map sums (dense precision: ${precision ? JSON.stringify(precision) : 'none'})`, () => {
+      const rand = prng(precision ? precision.significantDigits * 7 + precision.lowestDiscernibleValue : 3);
+      const layouts = [new HdrLayout({ significantDigits: 2, lowestDiscernibleValue: 1 }), new HdrLayout({ significantDigits: 3, lowestDiscernibleValue: 1000 })];
+      const sum = new BucketSum();
+      for (let round = 0; round < 6; round++) {
+        sum.usePrecision(precision);
+        const batches = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => {
+          const size = Math.floor(rand() * 400);
+          const lo: number[] = [];
+          const width: number[] = [];
+          for (let i = 0; i < size; i++) {
+            const kind = rand();
+            const value = Math.floor(rand() ** 4 * (kind < 0.05 ? 2 ** 53 : 5e6));
+            if (kind < 0.8) {
+              // A bucket of either precision: the dense one's, or one that must go to the table.
+              const layout = layouts[Math.floor(rand() * 2)] as HdrLayout;
+              const bucketLo = layout.lowestEquivalentValue(Math.min(value, 2 ** 52));
+              lo.push(bucketLo);
+              width.push(layout.sizeOfEquivalentValueRange(bucketLo));
+            } else {
+              // Not a bucket of any layout: an unaligned bound, an exact value, a fraction.
+              lo.push(kind < 0.9 ? value + 0.5 : value);
+              width.push(kind < 0.95 ? 1 : 2 ** Math.floor(rand() * 8));
+            }
+          }
+          const n = lo.map(() => (rand() < 0.05 ? 0 : 1 + Math.floor(rand() * 1000)));
+          return { lo, width: rand() < 0.1 ? null : width, n };
+        });
+        for (const b of batches) {
+          const offset = Math.floor(rand() * 3);
+          const pad = (xs: number[]) => Float64Array.from([...Array<number>(offset).fill(-1), ...xs]);
+          sum.add(pad(b.lo), b.width ? pad(b.width) : null, pad(b.n), offset, offset + b.lo.length);
+        }
+        const want = reference(batches);
+        expect(sum.size).toBe(want.size);
+        expect(drained(sum)).toEqual(want);
+        expect(sum.size).toBe(0);
+      }
+    });
+  }
+
+  it('refuses a new precision while it holds buckets', () => {
+    const sum = new BucketSum();
+    sum.add(Float64Array.of(1), null, Float64Array.of(1), 0, 1);
+    expect(() => sum.usePrecision({ significantDigits: 2, lowestDiscernibleValue: 1 })).toThrow(/only between sums/);
+  });
+});
