@@ -2,6 +2,7 @@ import { tableFromArrays } from 'apache-arrow';
 import { countAtPercentile, max, mean, min, stdDeviation, valueAtRank } from '../model/hdr-stats.ts';
 import type { SparseHistogram } from '../model/types.ts';
 import { Float64Column } from '../formats/growable.ts';
+import { BucketSum, bucketColumns } from './bucket-sum.ts';
 import type { Db } from './db.ts';
 import type { SeriesInfo, Store } from './store.ts';
 
@@ -252,7 +253,7 @@ export function mergeHistograms(store: Store, sel: Selection, bucketS: number | 
   setSelection(store.db, sel, store.blockS);
   if (bucketS === null) {
     if (windowed(sel)) setEdges(store, sel);
-    return mergeGroups(store.db, sel);
+    return mergeGroups(store, sel);
   }
   return mergeOverTime(store, sel, bucketS);
 }
@@ -294,24 +295,15 @@ function mergeOverTime(store: Store, sel: Selection, bucketS: number): MergedHis
 /**
  * Whole groups: DuckDB filters by window and sums each series' buckets; the series of a group are
  * merged here. Summing them in SQL too is a second hash aggregation, and DuckDB's sort of the
- * result costs more than the scan of `cells`: sorting each series' few hundred buckets and merging
- * a run's few clients in JavaScript takes a fraction of that.
+ * result costs more than its scan: grouping the rows by series, summing a run's few clients with a
+ * BucketSum and sorting each group's few thousand buckets in JavaScript takes a fraction of that.
  */
-function mergeGroups(db: Db, sel: Selection): MergedHistogram[] {
-  const rows = sortBySeries(db.queryColumns(seriesHistSql(sel)) as [Float64Array, Float64Array, Float64Array, Float64Array]);
-  const raw = new Set(db.query(`SELECT series_id FROM series WHERE source = 'raw'`).map((r) => r.series_id as number));
-  const slices = new Map<number, Slice>();
-  for (let start = 0; start < rows.series.length; ) {
-    const id = rows.series[start] as number;
-    let end = start + 1;
-    while (end < rows.series.length && rows.series[end] === id) end++;
-    slices.set(id, { start, end });
-    start = end;
-  }
+function mergeGroups(store: Store, sel: Selection): MergedHistogram[] {
+  const rows = bySeries(store.db.queryColumns(seriesHistSql(sel)) as [Float64Array, Float64Array, Float64Array, Float64Array]);
   // A series listed twice in a group counts twice, as any sum over the selection would.
   const members = new Map<number, number[]>();
   sel.seriesIds.forEach((id, i) => {
-    if (!slices.has(id)) return;
+    if (!rows.slices.has(id)) return;
     const g = sel.groups[i] as number;
     const list = members.get(g);
     if (list) list.push(id);
@@ -320,39 +312,86 @@ function mergeGroups(db: Db, sel: Selection): MergedHistogram[] {
   const out: MergedHistogram[] = [];
   for (const g of [...members.keys()].sort((a, b) => a - b)) {
     const ids = members.get(g) as number[];
-    const histogram = mergeSlices(ids.map((id) => slices.get(id) as Slice), rows);
-    if (histogram.lo.length > 0) out.push({ g, tb: 0, raw: ids.every((id) => raw.has(id)), histogram });
+    const histogram = ids.length === 1 ? sortedSlice(rows, rows.slices.get(ids[0] as number) as Slice) : summed(store, ids, rows);
+    if (histogram.lo.length > 0) out.push({ g, tb: 0, raw: ids.every((id) => store.series[id]?.source === 'raw'), histogram });
   }
   return out;
 }
 
 interface SeriesRows {
-  series: Float64Array;
   lo: Float64Array;
   width: Float64Array;
   n: Float64Array;
+  /** Each series' rows. */
+  slices: Map<number, Slice>;
 }
 
-/**
- * Rows in (series, lo, width) order. A comparator sort calls back into JavaScript for every
- * comparison; instead the rows are sorted by `lo` with the native numeric sort, then grouped by
- * series with a stable counting sort.
- */
-function sortBySeries([series, lo, width, n]: [Float64Array, Float64Array, Float64Array, Float64Array]): SeriesRows {
-  const order = countingSort(orderByLo(lo), series);
+/** Rows [start, end) of one series. */
+interface Slice {
+  start: number;
+  end: number;
+}
+
+/** The rows grouped by series (a stable counting sort: series ids are small whole numbers). */
+function bySeries([series, lo, width, n]: [Float64Array, Float64Array, Float64Array, Float64Array]): SeriesRows {
+  const order = countingSort(Uint32Array.from(series.keys()), series);
   const pick = (column: Float64Array) => {
     const out = new Float64Array(order.length);
     for (let i = 0; i < order.length; i++) out[i] = column[order[i] as number] as number;
     return out;
   };
-  const sorted = { series: pick(series), lo: pick(lo), width: pick(width), n: pick(n) };
-  // Buckets of one series with the same `lo` (a log whose precision changed): by width.
-  for (let i = 1; i < order.length; i++) {
-    for (let j = i; j > 0 && sorted.lo[j] === sorted.lo[j - 1] && sorted.series[j] === sorted.series[j - 1] && (sorted.width[j] as number) < (sorted.width[j - 1] as number); j--) {
-      for (const column of [sorted.width, sorted.n]) [column[j], column[j - 1]] = [column[j - 1] as number, column[j] as number];
-    }
+  const sortedSeries = pick(series);
+  const slices = new Map<number, Slice>();
+  for (let start = 0; start < order.length; ) {
+    const id = sortedSeries[start] as number;
+    let end = start + 1;
+    while (end < order.length && sortedSeries[end] === id) end++;
+    slices.set(id, { start, end });
+    start = end;
   }
-  return sorted;
+  return { lo: pick(lo), width: pick(width), n: pick(n), slices };
+}
+
+const groupSum = new BucketSum();
+
+/** The bucket-wise sum of several series' rows. */
+function summed(store: Store, ids: readonly number[], rows: SeriesRows): SparseHistogram {
+  // Dense summing needs one precision; a group mixing precisions (or raw values) uses the table.
+  const precisions = new Set(ids.map((id) => {
+    const p = store.series[id]?.precision;
+    return p ? `${p.significantDigits}/${p.lowestDiscernibleValue}` : 'none';
+  }));
+  const first = store.series[ids[0] as number]?.precision ?? null;
+  groupSum.usePrecision(precisions.size === 1 ? first : null);
+  for (const id of ids) {
+    const slice = rows.slices.get(id) as Slice;
+    groupSum.add(rows.lo, rows.width, rows.n, slice.start, slice.end);
+  }
+  const { columns, length } = groupSum.drain(bucketColumns(groupSum.size));
+  return sortedSlice(columns, { start: 0, end: length });
+}
+
+/** Buckets [start, end) of the columns as a histogram in (lo, width) order, empty buckets left out. */
+function sortedSlice({ lo, width, n }: { lo: Float64Array; width: Float64Array; n: Float64Array }, { start, end }: Slice): SparseHistogram {
+  const order = orderByLo(lo.subarray(start, end));
+  const out = bucketColumns(order.length);
+  let length = 0;
+  let total = 0;
+  for (const k of order) {
+    const r = start + k;
+    const count = n[r] as number;
+    if (count === 0) continue;
+    out.lo[length] = lo[r] as number;
+    out.width[length] = width[r] as number;
+    out.n[length] = count;
+    total += count;
+    // Buckets of one value in two widths (a log whose precision changed): narrower first.
+    for (let j = length; j > 0 && out.lo[j] === out.lo[j - 1] && (out.width[j] as number) < (out.width[j - 1] as number); j--) {
+      for (const column of [out.width, out.n]) [column[j], column[j - 1]] = [column[j - 1] as number, column[j] as number];
+    }
+    length++;
+  }
+  return { lo: out.lo.subarray(0, length), width: out.width.subarray(0, length), count: out.n.subarray(0, length), totalCount: total };
 }
 
 /** Row numbers in ascending `lo` (a BIGINT column: whole numbers). */
@@ -387,61 +426,6 @@ function countingSort(order: Uint32Array, key: Float64Array): Uint32Array {
     next[k] = (next[k] as number) + 1;
   }
   return out;
-}
-
-/** Rows [start, end) of one series. */
-interface Slice {
-  start: number;
-  end: number;
-}
-
-/** The bucket-wise sum of series, buckets with no count left out: a k-way merge (groups have a few series). */
-function mergeSlices(slices: readonly Slice[], { lo, width, n }: SeriesRows): SparseHistogram {
-  const only = slices[0] as Slice;
-  let total = 0;
-  let positive = true;
-  for (let r = only.start; r < only.end; r++) {
-    total += n[r] as number;
-    positive &&= (n[r] as number) > 0;
-  }
-  if (slices.length === 1 && positive) {
-    return { lo: lo.subarray(only.start, only.end), width: width.subarray(only.start, only.end), count: n.subarray(only.start, only.end), totalCount: total };
-  }
-  const at = slices.map((s) => s.start);
-  const ends = slices.map((s) => s.end);
-  const size = slices.reduce((a, s) => a + s.end - s.start, 0);
-  const outLo = new Float64Array(size);
-  const outWidth = new Float64Array(size);
-  const outCount = new Float64Array(size);
-  let length = 0;
-  total = 0;
-  for (;;) {
-    let best = -1;
-    for (let k = 0; k < at.length; k++) {
-      const r = at[k] as number;
-      if (r === ends[k]) continue;
-      if (best < 0 || (lo[r] as number) < (lo[best] as number) || (lo[r] === lo[best] && (width[r] as number) < (width[best] as number))) best = r;
-    }
-    if (best < 0) break;
-    const bLo = lo[best] as number;
-    const bWidth = width[best] as number;
-    let count = 0;
-    for (let k = 0; k < at.length; k++) {
-      const r = at[k] as number;
-      if (r !== ends[k] && lo[r] === bLo && width[r] === bWidth) {
-        count += n[r] as number;
-        at[k] = r + 1;
-      }
-    }
-    if (count > 0) {
-      outLo[length] = bLo;
-      outWidth[length] = bWidth;
-      outCount[length] = count;
-      length++;
-      total += count;
-    }
-  }
-  return { lo: outLo.subarray(0, length), width: outWidth.subarray(0, length), count: outCount.subarray(0, length), totalCount: total };
 }
 
 /**
