@@ -467,7 +467,9 @@ function readLeb128Counts(
 /**
  * Histograms' arrays are views of shared slabs: allocating an ArrayBuffer per histogram cost more
  * than decoding it. A slab is kept alive by any histogram in it; the histograms of one file are
- * made together and live together, so little is held beyond them.
+ * made together and live together, so little is held beyond them. A parse worker transfers a
+ * file's slabs to the engine worker, which detaches them here (byte length 0): the next histogram
+ * then starts a new slab, even an empty one, which needs no room but a live buffer.
  */
 const SLAB_DOUBLES = 1 << 16;
 let slab = new ArrayBuffer(0);
@@ -475,7 +477,7 @@ let slabUsed = 0;
 
 /** Room for `doubles` values: its byte offset in `slab`. */
 function slabSpace(doubles: number): number {
-  if (slabUsed + doubles > slab.byteLength / 8) {
+  if (slab.byteLength === 0 || slabUsed + doubles > slab.byteLength / 8) {
     // A histogram too big for a slab gets a buffer of its own, and leaves the current slab in use.
     if (doubles > SLAB_DOUBLES / 4) return -1;
     slab = new ArrayBuffer(8 * SLAB_DOUBLES);
