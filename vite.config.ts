@@ -10,12 +10,14 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
  * allows only the app's own scripts and WebAssembly (no inline script, no eval, no remote code).
  * The engine worker alone also needs 'unsafe-eval': DuckDB-WASM's Emscripten glue builds its
  * bindings with `new Function`. The worker has no DOM, and no file content is ever evaluated.
+ * The parse workers it starts only read and parse files: their own scripts and fetches, nothing else.
  */
 const PAGE_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; " +
   "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self' https: http:; " +
   "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors *";
 const WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; connect-src 'self' https: http:";
+const PARSE_WORKER_CSP = "default-src 'self'; script-src 'self'; connect-src 'self' https: http:";
 
 export const SECURITY_HEADERS: Record<string, string> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -25,13 +27,16 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Referrer-Policy': 'no-referrer',
 };
 
+/** A worker's own policy comes from its script's response: built (assets/…-<hash>.js) or from the dev server (`?worker_file`). */
+const isParseWorkerScript = (url: string): boolean => /\/assets\/parse-worker-[^/]*\.js$|\/parse-worker\.ts\?(?:.*&)?worker_file/.test(url);
 const isWorkerScript = (url: string): boolean => /\/assets\/worker-[^/]*\.js$|[?&]worker_file/.test(url);
+const cspFor = (url: string): string => (isParseWorkerScript(url) ? PARSE_WORKER_CSP : isWorkerScript(url) ? WORKER_CSP : PAGE_CSP);
 
 /** The same headers for dev, preview and (as `_headers`) static hosts that read that file. */
 function securityHeaders(): Plugin {
   const middleware = (req: { url?: string }, res: { setHeader(k: string, v: string): void }, next: () => void): void => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
-    res.setHeader('Content-Security-Policy', isWorkerScript(req.url ?? '') ? WORKER_CSP : PAGE_CSP);
+    res.setHeader('Content-Security-Policy', cspFor(req.url ?? ''));
     next();
   };
   return {
@@ -43,7 +48,10 @@ function securityHeaders(): Plugin {
       this.emitFile({
         type: 'asset',
         fileName: '_headers',
-        source: `/*\n${common}\n  Content-Security-Policy: ${PAGE_CSP}\n/assets/worker-*\n  ! Content-Security-Policy\n  Content-Security-Policy: ${WORKER_CSP}\n`,
+        source:
+          `/*\n${common}\n  Content-Security-Policy: ${PAGE_CSP}\n` +
+          `/assets/worker-*\n  ! Content-Security-Policy\n  Content-Security-Policy: ${WORKER_CSP}\n` +
+          `/assets/parse-worker-*\n  ! Content-Security-Policy\n  Content-Security-Policy: ${PARSE_WORKER_CSP}\n`,
       });
     },
   };

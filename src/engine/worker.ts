@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { CancelledError, isFailed, isUnrecognised, readFile } from '../formats/registry.ts';
+import { CancelledError, isFailed, isUnrecognised, readFile, type FileOutcome } from '../formats/registry.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { fileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
@@ -7,6 +7,9 @@ import { analyseStore } from './analyse.ts';
 import { cellsOf, engineCapacity, memorySettingBytes, tooLargeMessage } from './capacity.ts';
 import { openBrowserDb } from './browser-db.ts';
 import { runChartQuery } from './chart-queries.ts';
+import { inOrder } from './in-order.ts';
+import { streamOf } from './input-stream.ts';
+import { ParsePool, parseWorkerCount, type ParseFile } from './parse-pool.ts';
 import { buildSnapshot } from './snapshot-build.ts';
 import { comparisonFileToSnapshot, looksLikeComparisonFile, type Snapshot } from '../state/snapshot.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, LoadResult, Regrouping, WorkerEvent, WorkerRequest } from './protocol.ts';
@@ -60,27 +63,6 @@ function rebuild(store: Store): void {
 }
 const aborts = new Map<number, AbortController>();
 
-async function* streamOf(input: InputFile, signal: AbortSignal): AsyncIterable<Uint8Array> {
-  let body: ReadableStream<Uint8Array> | null;
-  if (input.file) body = input.file.stream();
-  else if (input.url) {
-    const response = await fetch(input.url, { credentials: 'omit', signal, referrerPolicy: 'no-referrer' });
-    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
-    body = response.body;
-  } else body = null;
-  if (!body) return;
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
 function streamToBody(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
   const it = chunks[Symbol.asyncIterator]();
   return new ReadableStream({
@@ -90,6 +72,47 @@ function streamToBody(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Ar
       else controller.enqueue(value);
     },
   });
+}
+
+/** Parses a file in this thread: without parse workers, and where they cannot start. */
+const parseHere: ParseFile = (input, signal, onProgress) => {
+  const totalBytes = input.file?.size ?? null;
+  return readFile(input.path, streamOf(input, signal), { signal, ...(totalBytes !== null ? { totalBytes } : {}), onProgress });
+};
+
+/** One input's progress events: at most one per PROGRESS_INTERVAL_MS while it is read, and always its last. */
+class FileProgress {
+  private lastPostedAt = 0;
+  /** The most read so far: the size of an input whose size was not known beforehand. */
+  bytesRead = 0;
+  readonly totalBytes: number | null;
+
+  constructor(
+    private readonly id: number,
+    private readonly input: InputFile,
+  ) {
+    this.totalBytes = input.file?.size ?? null;
+  }
+
+  report(p: Omit<LoadProgress, 'done' | 'path'>, done = false, error?: string): void {
+    this.bytesRead = Math.max(this.bytesRead, p.bytesRead);
+    const now = performance.now();
+    if (!done && now - this.lastPostedAt < PROGRESS_INTERVAL_MS) return;
+    this.lastPostedAt = now;
+    post({ id: this.id, type: 'progress', progress: { path: this.input.path, ...p, done, ...(error ? { error } : {}) } });
+  }
+}
+
+/** What reading one input gave: a comparison file's text, or a result file's outcome. */
+type InputRead = { kind: 'comparison'; text: string } | { kind: 'file'; outcome: FileOutcome };
+
+async function readInput({ input, progress }: { input: InputFile; progress: FileProgress }, signal: AbortSignal, parse: ParseFile): Promise<InputRead> {
+  // A comparison file (shared JSON) replaces the loaded data rather than adding files to it.
+  if (/\.json$/i.test(input.path)) {
+    const text = await new Response(streamToBody(streamOf(input, signal))).text();
+    if (looksLikeComparisonFile(text.slice(0, 200))) return { kind: 'comparison', text };
+  }
+  return { kind: 'file', outcome: await parse(input, signal, (p) => progress.report(p)) };
 }
 
 async function load(id: number, files: InputFile[], replace: boolean, window: AnalysisWindow, store: Store): Promise<LoadResult> {
@@ -103,51 +126,42 @@ async function load(id: number, files: InputFile[], replace: boolean, window: An
   const loadedFiles: string[] = [];
   let cancelled = false;
   let comparison: Snapshot | null = null;
+  const workers = parseWorkerCount(files.length);
+  const pool = workers > 0 ? new ParsePool(workers, parseHere) : null;
+  const parse = pool?.parse ?? parseHere;
+  // Inputs are read and parsed ahead, up to two per parse worker, but taken strictly in order:
+  // what is loaded and reported, and where a full engine stops, are those of reading one by one.
+  const inputs = files.map((input) => ({ input, progress: new FileProgress(id, input) }));
   try {
-    for (const input of files) {
-      // A comparison file (shared JSON) replaces the loaded data rather than adding files to it.
-      if (/\.json$/i.test(input.path)) {
-        const text = await new Response(streamToBody(streamOf(input, controller.signal))).text();
-        if (looksLikeComparisonFile(text.slice(0, 200))) {
+    for (const { item, result } of inOrder(inputs, Math.max(1, 2 * workers), (item, signal) => readInput(item, signal, parse), controller.signal)) {
+      const { input, progress } = item;
+      const { totalBytes } = progress;
+      try {
+        const contents = await result;
+        if (contents.kind === 'comparison') {
           try {
-            comparison = comparisonFileToSnapshot(text);
+            comparison = comparisonFileToSnapshot(contents.text);
           } catch (e) {
             fileErrors.push({ file: input.path, line: 0, message: (e as Error).message });
           }
           continue;
         }
-      }
-      let last = 0;
-      let bytesRead = 0;
-      const progress = (p: Omit<LoadProgress, 'done' | 'path'>, done = false, error?: string): void => {
-        bytesRead = Math.max(bytesRead, p.bytesRead);
-        const now = performance.now();
-        if (!done && now - last < PROGRESS_INTERVAL_MS) return;
-        last = now;
-        post({ id, type: 'progress', progress: { path: input.path, ...p, done, ...(error ? { error } : {}) } });
-      };
-      const totalBytes = input.file?.size ?? null;
-      try {
-        const outcome = await readFile(input.path, streamOf(input, controller.signal), {
-          signal: controller.signal,
-          ...(totalBytes !== null ? { totalBytes } : {}),
-          onProgress: (p) => progress(p),
-        });
+        const { outcome } = contents;
         if (isFailed(outcome) && isUnrecognised(outcome)) {
           ignored.push(input.path);
-          progress({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true);
+          progress.report({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true);
         } else if (isFailed(outcome)) {
           fileErrors.push(...outcome.errors);
-          progress({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true, outcome.errors[0]?.message);
+          progress.report({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true, outcome.errors[0]?.message);
         } else {
           const kept = parsed.filter((f) => f.path !== outcome.path);
-          inputBytes.set(outcome.path, totalBytes ?? bytesRead);
+          inputBytes.set(outcome.path, totalBytes ?? progress.bytesRead);
           const capacity = engineCapacity(kept.reduce((n, f) => n + cellsOf(f), cellsOf(outcome)), engineMemoryBytes(store));
           if (!capacity.fits) {
             const read = [...kept, outcome].reduce((n, f) => n + (inputBytes.get(f.path) ?? 0), 0);
             const message = `${input.path}: ${tooLargeMessage(capacity, read)}`;
             fileErrors.push({ file: input.path, line: 0, message });
-            progress({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true, message);
+            progress.report({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true, message);
             for (const rest of files.slice(files.indexOf(input) + 1)) {
               fileErrors.push({ file: rest.path, line: 0, message: `${rest.path}: not read — the engine was already full (see ${input.path})` });
             }
@@ -156,13 +170,13 @@ async function load(id: number, files: InputFile[], replace: boolean, window: An
           parsed = kept.concat(outcome);
           fileErrors.push(...outcome.errors);
           loadedFiles.push(input.path);
-          progress({ bytesRead: totalBytes ?? 0, totalBytes, lines: outcome.lines }, true);
+          progress.report({ bytesRead: totalBytes ?? 0, totalBytes, lines: outcome.lines }, true);
         }
       } catch (e) {
         if (e instanceof CancelledError || controller.signal.aborted) throw new CancelledError();
         const message = `${input.path}: ${e instanceof Error ? e.message : String(e)}`;
         fileErrors.push({ file: input.path, line: 0, message });
-        progress({ bytesRead: 0, totalBytes, lines: 0 }, true, message);
+        progress.report({ bytesRead: 0, totalBytes, lines: 0 }, true, message);
       }
     }
   } catch (e) {
@@ -170,6 +184,7 @@ async function load(id: number, files: InputFile[], replace: boolean, window: An
     cancelled = true;
   } finally {
     aborts.delete(id);
+    pool?.close();
   }
   if (comparison) {
     parsed = [];

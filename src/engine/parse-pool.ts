@@ -1,0 +1,182 @@
+import { CancelledError, type FileOutcome, type ReadProgress } from '../formats/registry.ts';
+import { unpackOutcome, type PackedOutcome } from './outcome-transfer.ts';
+import type { InputFile } from './protocol.ts';
+
+/**
+ * Messages between the engine worker's ParsePool and its parse workers (./parse-worker.ts). A
+ * worker says `ready` once its code has loaded, then gets one `parse` at a time and answers with
+ * progress and exactly one `outcome` or `error`.
+ */
+export type ParseRequest = { type: 'parse'; input: InputFile };
+
+export type ParseEvent =
+  | { type: 'ready' }
+  | { type: 'progress'; progress: ReadProgress }
+  | { type: 'outcome'; outcome: PackedOutcome }
+  | { type: 'error'; message: string };
+
+export type ParseFile = (input: InputFile, signal: AbortSignal, onProgress: (p: ReadProgress) => void) => Promise<FileOutcome>;
+
+/**
+ * Parse workers beyond a few buy nothing: each holds its own heap and copy of the parsers, and
+ * loading into DuckDB afterwards runs on one thread.
+ */
+const MAX_PARSE_WORKERS = 4;
+
+/** How many parse workers a load of `files` files uses: fewer than two would only add start-up time. */
+export function parseWorkerCount(files: number): number {
+  const cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1;
+  const count = Math.min(files, cores, MAX_PARSE_WORKERS);
+  return count >= 2 && typeof Worker !== 'undefined' ? count : 0;
+}
+
+interface Job {
+  input: InputFile;
+  signal: AbortSignal;
+  onProgress: (p: ReadProgress) => void;
+  resolve: (outcome: FileOutcome) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** Its code loaded: a failure from now on is the file's, not the worker's failing to start. */
+  ready: boolean;
+  job: Job | null;
+}
+
+/**
+ * Parses files on up to `size` nested workers, spawned as they are needed and reused from file to
+ * file; `close` ends them. Cancelling a file terminates its worker, which stops it at once,
+ * wherever it is in the file. Where a worker cannot start (a host's policy, a missing script) every
+ * file is parsed by `parseHere` instead, one at a time, as without workers.
+ */
+export class ParsePool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private workersFailed = false;
+  /** Files parsed here run one after another, as they would without a pool. */
+  private parsedHere: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly size: number,
+    private readonly parseHere: ParseFile,
+  ) {}
+
+  parse: ParseFile = (input, signal, onProgress) => {
+    if (signal.aborted) return Promise.reject(new CancelledError());
+    if (this.workersFailed) return this.parseInThisThread(input, signal, onProgress);
+    return new Promise<FileOutcome>((resolve, reject) => {
+      const onAbort = (): void => this.cancel(job);
+      const job: Job = {
+        input,
+        signal,
+        onProgress,
+        resolve: (outcome) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(outcome);
+        },
+        reject: (e) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      };
+      signal.addEventListener('abort', onAbort);
+      this.queue.push(job);
+      this.dispatch();
+    });
+  };
+
+  /** Ends every worker; a file still being parsed is cancelled. */
+  close(): void {
+    for (const slot of this.slots.splice(0)) {
+      slot.worker.terminate();
+      slot.job?.reject(new CancelledError());
+    }
+    for (const job of this.queue.splice(0)) job.reject(new CancelledError());
+  }
+
+  private parseInThisThread(input: InputFile, signal: AbortSignal, onProgress: (p: ReadProgress) => void): Promise<FileOutcome> {
+    const parsed = this.parsedHere.then(() => this.parseHere(input, signal, onProgress));
+    this.parsedHere = parsed.catch(() => {});
+    return parsed;
+  }
+
+  /** Hands queued files to idle workers, starting workers up to the pool's size. */
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const slot = this.slots.find((s) => s.job === null) ?? (this.slots.length < this.size ? this.spawn() : null);
+      if (!slot) return this.workersFailed ? this.parseQueuedHere() : undefined;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      slot.worker.postMessage({ type: 'parse', input: job.input } satisfies ParseRequest);
+    }
+  }
+
+  private spawn(): Slot | null {
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL('./parse-worker.ts', import.meta.url), { type: 'module', name: 'benchlens-parse' });
+    } catch {
+      this.workersFailed = true;
+      return null;
+    }
+    const slot: Slot = { worker, ready: false, job: null };
+    worker.onmessage = (event: MessageEvent<ParseEvent>) => this.receive(slot, event.data);
+    worker.onmessageerror = () => this.fail(slot, 'its result could not be received');
+    worker.onerror = (event) => {
+      event.preventDefault();
+      if (slot.ready) return this.fail(slot, event.message ? `the parse worker failed: ${event.message}` : 'the parse worker stopped');
+      // Its code never ran, and that of the others started with it will not either: their files,
+      // and every later one, are parsed in this thread, in the order they came.
+      this.workersFailed = true;
+      const stranded = this.slots.filter((s) => !s.ready);
+      for (const s of stranded) this.remove(s);
+      this.queue.unshift(...stranded.flatMap((s) => (s.job ? [s.job] : [])));
+      this.parseQueuedHere();
+    };
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private receive(slot: Slot, event: ParseEvent): void {
+    if (event.type === 'ready') {
+      slot.ready = true;
+      return;
+    }
+    const job = slot.job;
+    if (!job) return;
+    if (event.type === 'progress') return job.onProgress(event.progress);
+    slot.job = null;
+    if (event.type === 'outcome') job.resolve(unpackOutcome(event.outcome));
+    else job.reject(new Error(event.message));
+    this.dispatch();
+  }
+
+  /** The worker broke while parsing a file: that file fails, the worker is replaced. */
+  private fail(slot: Slot, message: string): void {
+    this.remove(slot);
+    slot.job?.reject(new Error(message));
+    this.dispatch();
+  }
+
+  private remove(slot: Slot): void {
+    slot.worker.terminate();
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+  }
+
+  private parseQueuedHere(): void {
+    for (const job of this.queue.splice(0)) this.parseInThisThread(job.input, job.signal, job.onProgress).then(job.resolve, job.reject);
+  }
+
+  private cancel(job: Job): void {
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    const slot = this.slots.find((s) => s.job === job);
+    if (slot) this.remove(slot);
+    job.reject(new CancelledError());
+    // After the other files cancelled with this one have left the queue: no worker is started for them.
+    queueMicrotask(() => this.dispatch());
+  }
+}
