@@ -5,9 +5,12 @@ import { opKind } from '../model/naming.ts';
 import type {
   DistributionSeries,
   HdrPrecision,
+  HistogramSeries,
   LatencyUnit,
   OpKind,
   OverallSummary,
+  ParsedFile,
+  RawSeries,
   StatusPoint,
   SummarySeries,
   YcsbCommandLine,
@@ -95,6 +98,11 @@ export class Store {
   private readonly workerBlockSizes: readonly number[];
   /** Each timed series' buckets by second and by block, by series id: the worker's copy. */
   private readonly levels = new Map<number, TimeLevels>();
+  /**
+   * The same by parsed series, built once per series: a rebuild (another load, a regrouping)
+   * reuses them, and the worker can build them while other files are still being parsed.
+   */
+  private readonly levelsBySeries = new WeakMap<HistogramSeries | RawSeries, TimeLevels>();
   /** Series whose per-second buckets are in `cells` too. */
   private readonly secondsInDb = new Set<number>();
   private readonly blocks = new CellBatch(() => this.flushCells(this.blocks, 'blocks'));
@@ -158,9 +166,25 @@ export class Store {
     if (added) this.flushCells(this.cells, 'cells');
   }
 
-  /** Keeps a timed series' buckets in the worker and puts its blocks into DuckDB. */
-  private addTimed(id: number, seconds: SecondCells): void {
-    const levels = TimeLevels.build(seconds, this.workerBlockSizes, this.sum);
+  /** Builds what the worker keeps of a parsed file's timed series, ahead of loading it. */
+  prepare(file: ParsedFile): void {
+    for (const series of file.series) if (series.kind === 'histogram' || series.kind === 'raw') this.levelsOf(series);
+  }
+
+  private levelsOf(series: HistogramSeries | RawSeries): TimeLevels {
+    let levels = this.levelsBySeries.get(series);
+    if (!levels) {
+      const seconds = series.kind === 'histogram' ? SecondCells.ofHistograms(series) : SecondCells.ofRaw(series);
+      levels = TimeLevels.build(seconds, this.workerBlockSizes, this.sum);
+      this.levelsBySeries.set(series, levels);
+    }
+    return levels;
+  }
+
+  /** Keeps a timed series' buckets in the worker and puts its blocks into DuckDB; returns its seconds. */
+  private addTimed(id: number, series: HistogramSeries | RawSeries): SecondCells {
+    const levels = this.levelsOf(series);
+    const seconds = levels.seconds;
     this.levels.set(id, levels);
     sumPerBlock(levels.top, 0, levels.top.pieces, this.blockS, this.sum, (block, { lo, width, n }, length) => this.blocks.add(id, block, lo, width, n, 0, length));
     if (seconds.untimed) {
@@ -170,6 +194,7 @@ export class Store {
       this.drained = columns;
       this.blocks.add(id, Number.NaN, columns.lo, columns.width, columns.n, 0, length);
     }
+    return seconds;
   }
 
   /** `compute()`, kept until the data changes: for figures that do not depend on the view (time extents). */
@@ -253,15 +278,14 @@ export class Store {
               this.intervals.n.push(h.totalCount);
               info.count += h.totalCount;
             }
-            this.addTimed(info.id, SecondCells.ofHistograms(data));
+            this.addTimed(info.id, data);
           } else if (data.kind === 'raw') {
             if (data.firstMs !== null && data.lastMs !== null) {
               this.rawExtents.series.push(info.id);
               this.rawExtents.start.push(Math.floor(data.firstMs) * 1000);
               this.rawExtents.end.push(Math.floor(data.lastMs) * 1000);
             }
-            const cells = SecondCells.ofRaw(data);
-            this.addTimed(info.id, cells);
+            const cells = this.addTimed(info.id, data);
             cells.forEach(0, cells.pieces, (sec, _lo, _width, n, start, end) => {
               let total = 0;
               for (let i = start; i < end; i++) total += n[i]!;
