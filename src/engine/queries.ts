@@ -1,8 +1,7 @@
 import { tableFromArrays } from 'apache-arrow';
 import { countAtPercentile, max, mean, min, stdDeviation, valueAtRank } from '../model/hdr-stats.ts';
 import type { SparseHistogram } from '../model/types.ts';
-import { Float64Column } from '../formats/growable.ts';
-import { BucketSum, bucketColumns } from './bucket-sum.ts';
+import { BucketSum, bucketColumns, type BucketColumns } from './bucket-sum.ts';
 import type { Db } from './db.ts';
 import type { SeriesInfo, Store } from './store.ts';
 
@@ -122,38 +121,16 @@ function windowed(sel: Selection): boolean {
 }
 
 /**
- * `edge_cells` (series_id, sec, lo, width, n): for each windowed series, the buckets of the seconds
- * its window takes from partly covered blocks, summed per block (`sec`: the block's start). With
- * the whole blocks (`sel.full_from`..`sel.full_to`) they make up the window exactly.
+ * The seconds of a window outside its whole blocks, as [from, to) spans: the ragged ends, summed
+ * by the worker. Unbounded ends have none: their whole blocks reach the end of the data.
  */
-function setEdges(store: Store, sel: Selection): void {
-  const rows = { series: new Float64Column(), sec: new Float64Column(), lo: new Float64Column(), width: new Float64Column(), n: new Float64Column() };
-  for (const [id, w] of seriesWindows(sel)) {
-    if (w.from === null && w.to === null) continue;
-    const { fullFrom, fullTo } = wholeBlocks(w, store.blockS);
-    const from = w.from ?? -Infinity;
-    const to = w.to ?? Infinity;
-    // Unbounded ends have no ragged part: their whole blocks reach the end of the data.
-    const ranges: [number, number][] = fullFrom < fullTo ? [[from, fullFrom], [fullTo, to]] : [[from, to]];
-    for (const [a, z] of ranges) {
-      if (!(a < z)) continue;
-      store.sumRange(id, a, z, (block, c, length) => {
-        for (let k = 0; k < length; k++) {
-          rows.series.push(id);
-          rows.sec.push(block);
-          rows.lo.push(c.lo[k]!);
-          rows.width.push(c.width[k]!);
-          rows.n.push(c.n[k]!);
-        }
-      });
-    }
-  }
-  store.db.exec('DROP TABLE IF EXISTS edge_cells');
-  store.db.insert(
-    'edge_cells',
-    tableFromArrays({ series_id: rows.series.finish(), sec: rows.sec.finish(), lo: rows.lo.finish(), width: rows.width.finish(), n: rows.n.finish() }),
-    true,
-  );
+function raggedSpans(w: SeriesWindow, blockS: number): [number, number][] {
+  if (w.from === null && w.to === null) return [];
+  const { fullFrom, fullTo } = wholeBlocks(w, blockS);
+  const from = w.from ?? -Infinity;
+  const to = w.to ?? Infinity;
+  const spans: [number, number][] = fullFrom < fullTo ? [[from, fullFrom], [fullTo, to]] : [[from, to]];
+  return spans.filter(([a, z]) => a < z);
 }
 
 /** The whole blocks of each selected series inside its window: (series_id, sec, lo, width, n). */
@@ -163,33 +140,31 @@ const WHOLE_BLOCKS_SQL = `
   WHERE (ss.full_from IS NULL OR b.block_s >= ss.full_from) AND (ss.full_to IS NULL OR b.block_s < ss.full_to)`;
 
 /**
- * A window's rows: whole blocks and the ragged ends. `edge_cells` arrives as DOUBLE; its second
- * goes back to BIGINT, where `//` divides as integers (on DOUBLE it would not round down).
- */
-const WINDOW_SQL = `${WHOLE_BLOCKS_SQL}
-  UNION ALL SELECT series_id, sec::BIGINT, lo::BIGINT, width::BIGINT, n::BIGINT FROM edge_cells`;
-
-/**
- * Each selected series' buckets summed, in no particular order: (series_id, lo, width, n). A series
- * is read once, whatever groups it stands in, with its own window.
+ * Each selected series' buckets summed, in no particular order: (series_id, lo, width, n) — over
+ * the whole series, or over the whole blocks inside its window. A series is read once, whatever
+ * groups it stands in, with its own window.
  */
 function seriesHistSql(sel: Selection): string {
   // Whole series: `series_hist` holds every series' buckets already summed once at load.
   if (!windowed(sel)) return 'SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE FROM series_hist WHERE series_id IN (SELECT series_id FROM sel)';
   return `SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, sum(n)::DOUBLE
-    FROM (${WINDOW_SQL})
+    FROM (${WHOLE_BLOCKS_SQL})
     GROUP BY series_id, lo, width`;
 }
 
 /**
  * The selection's buckets summed per group and time bucket of $1 seconds (`tb`, the second
- * starting it), in (g, tb, lo, width) order: (g, tb, lo, width, n, raw). `source` gives the timed
- * rows (series_id, sec, lo, width, n) inside each series' window. Rows are summed per series first
- * (`hs`), then regrouped: a series in several groups costs one scan. Here, unlike for whole groups,
- * SQL merges best: the rows per (series, time bucket) are many and short.
+ * starting it), in (g, tb, lo, width) order: (g, tb, lo, width, n, raw), from the per-second rows
+ * inside each series' window. Rows are summed per series first (`hs`), then regrouped: a series in
+ * several groups costs one scan. Here, unlike for whole groups, SQL merges best: the rows per
+ * (series, time bucket) are many and short.
  */
-const overTimeSql = (source: string) => `
-  WITH x AS (${source}),
+const OVER_TIME_SQL = `
+  WITH x AS (
+    SELECT c.series_id, c.sec, c.lo, c.width, c.n
+    FROM (SELECT DISTINCT series_id, from_s, to_s FROM sel) ss JOIN cells c ON c.series_id = ss.series_id
+    WHERE (ss.from_s IS NULL OR c.sec >= ss.from_s) AND (ss.to_s IS NULL OR c.sec < ss.to_s)
+  ),
   hs AS (
     SELECT x.series_id, x.sec // $1::BIGINT * $1::BIGINT AS tb, x.lo, x.width, sum(x.n)::BIGINT AS n
     FROM x WHERE x.sec IS NOT NULL
@@ -202,12 +177,6 @@ const overTimeSql = (source: string) => `
   )
   SELECT g::DOUBLE, tb::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE, raw::INTEGER::DOUBLE
   FROM h WHERE n > 0 ORDER BY g, tb, lo, width`;
-
-/** Per-second rows of the selected series inside their windows, from `cells`. */
-const SECONDS_SQL = `
-  SELECT c.series_id, c.sec, c.lo, c.width, c.n
-  FROM (SELECT DISTINCT series_id, from_s, to_s FROM sel) ss JOIN cells c ON c.series_id = ss.series_id
-  WHERE (ss.from_s IS NULL OR c.sec >= ss.from_s) AND (ss.to_s IS NULL OR c.sec < ss.to_s)`;
 
 /** Rebuild `series_hist` after loading: each series' buckets (or raw values) summed over all time. */
 export function refreshSeriesHistograms(db: Db): void {
@@ -251,27 +220,13 @@ export interface MergedHistogram {
  */
 export function mergeHistograms(store: Store, sel: Selection, bucketS: number | null = null): MergedHistogram[] {
   setSelection(store.db, sel, store.blockS);
-  if (bucketS === null) {
-    if (windowed(sel)) setEdges(store, sel);
-    return mergeGroups(store, sel);
-  }
-  return mergeOverTime(store, sel, bucketS);
+  return bucketS === null ? mergeGroups(store, sel) : mergeOverTime(store, sel, bucketS);
 }
 
-/**
- * Time buckets made of whole blocks are read from `blocks` (and the window's ragged ends); finer
- * ones need the per-second buckets, which go into DuckDB for the selected series the first time.
- */
+/** Over time the per-second buckets are needed: they go into DuckDB for the selected series the first time. */
 function mergeOverTime(store: Store, sel: Selection, bucketS: number): MergedHistogram[] {
-  let source: string;
-  if (bucketS % store.blockS === 0) {
-    setEdges(store, sel);
-    source = WINDOW_SQL;
-  } else {
-    store.ensureSecondsInDb(sel.seriesIds);
-    source = SECONDS_SQL;
-  }
-  const [g, tb, lo, width, n, raw] = store.db.queryColumns(overTimeSql(source), [bucketS]) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+  store.ensureSecondsInDb(sel.seriesIds);
+  const [g, tb, lo, width, n, raw] = store.db.queryColumns(OVER_TIME_SQL, [bucketS]) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
   const out: MergedHistogram[] = [];
   for (let start = 0; start < g.length; ) {
     let end = start;
@@ -300,10 +255,26 @@ function mergeOverTime(store: Store, sel: Selection, bucketS: number): MergedHis
  */
 function mergeGroups(store: Store, sel: Selection): MergedHistogram[] {
   const rows = bySeries(store.db.queryColumns(seriesHistSql(sel)) as [Float64Array, Float64Array, Float64Array, Float64Array]);
+  // Each series' window: DuckDB's whole blocks, plus the ragged ends from the worker.
+  const windows = new Map<number, Buckets>();
+  for (const [id, w] of seriesWindows(sel)) {
+    const slice = rows.slices.get(id);
+    const spans = raggedSpans(w, store.blockS);
+    if (spans.length === 0) {
+      if (slice) windows.set(id, { columns: rows, ...slice });
+      continue;
+    }
+    groupSum.usePrecision(store.series[id]?.precision ?? null);
+    if (slice) groupSum.add(rows.lo, rows.width, rows.n, slice.start, slice.end);
+    for (const [a, z] of spans) store.addRange(id, a, z, groupSum);
+    if (groupSum.size === 0) continue;
+    const { columns, length } = groupSum.drain(bucketColumns(groupSum.size));
+    windows.set(id, { columns, start: 0, end: length });
+  }
   // A series listed twice in a group counts twice, as any sum over the selection would.
   const members = new Map<number, number[]>();
   sel.seriesIds.forEach((id, i) => {
-    if (!rows.slices.has(id)) return;
+    if (!windows.has(id)) return;
     const g = sel.groups[i] as number;
     const list = members.get(g);
     if (list) list.push(id);
@@ -312,16 +283,20 @@ function mergeGroups(store: Store, sel: Selection): MergedHistogram[] {
   const out: MergedHistogram[] = [];
   for (const g of [...members.keys()].sort((a, b) => a - b)) {
     const ids = members.get(g) as number[];
-    const histogram = ids.length === 1 ? sortedSlice(rows, rows.slices.get(ids[0] as number) as Slice) : summed(store, ids, rows);
+    const histogram = ids.length === 1 ? sortedBuckets(windows.get(ids[0] as number) as Buckets) : summed(store, ids, windows);
     if (histogram.lo.length > 0) out.push({ g, tb: 0, raw: ids.every((id) => store.series[id]?.source === 'raw'), histogram });
   }
   return out;
 }
 
-interface SeriesRows {
-  lo: Float64Array;
-  width: Float64Array;
-  n: Float64Array;
+/** Buckets `start`..`end-1` of some columns. */
+interface Buckets {
+  columns: BucketColumns;
+  start: number;
+  end: number;
+}
+
+interface SeriesRows extends BucketColumns {
   /** Each series' rows. */
   slices: Map<number, Slice>;
 }
@@ -354,8 +329,8 @@ function bySeries([series, lo, width, n]: [Float64Array, Float64Array, Float64Ar
 
 const groupSum = new BucketSum();
 
-/** The bucket-wise sum of several series' rows. */
-function summed(store: Store, ids: readonly number[], rows: SeriesRows): SparseHistogram {
+/** The bucket-wise sum of several series' buckets. */
+function summed(store: Store, ids: readonly number[], buckets: ReadonlyMap<number, Buckets>): SparseHistogram {
   // Dense summing needs one precision; a group mixing precisions (or raw values) uses the table.
   const precisions = new Set(ids.map((id) => {
     const p = store.series[id]?.precision;
@@ -364,15 +339,15 @@ function summed(store: Store, ids: readonly number[], rows: SeriesRows): SparseH
   const first = store.series[ids[0] as number]?.precision ?? null;
   groupSum.usePrecision(precisions.size === 1 ? first : null);
   for (const id of ids) {
-    const slice = rows.slices.get(id) as Slice;
-    groupSum.add(rows.lo, rows.width, rows.n, slice.start, slice.end);
+    const { columns, start, end } = buckets.get(id) as Buckets;
+    groupSum.add(columns.lo, columns.width, columns.n, start, end);
   }
   const { columns, length } = groupSum.drain(bucketColumns(groupSum.size));
-  return sortedSlice(columns, { start: 0, end: length });
+  return sortedBuckets({ columns, start: 0, end: length });
 }
 
-/** Buckets [start, end) of the columns as a histogram in (lo, width) order, empty buckets left out. */
-function sortedSlice({ lo, width, n }: { lo: Float64Array; width: Float64Array; n: Float64Array }, { start, end }: Slice): SparseHistogram {
+/** Buckets as a histogram in (lo, width) order, empty buckets left out. */
+function sortedBuckets({ columns: { lo, width, n }, start, end }: Buckets): SparseHistogram {
   const order = orderByLo(lo.subarray(start, end));
   const out = bucketColumns(order.length);
   let length = 0;

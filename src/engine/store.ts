@@ -17,7 +17,7 @@ import type {
 } from '../model/types.ts';
 import { snapshotBuckets, type Snapshot, type SnapshotOp, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
-import { BucketSum, bucketColumns, type BucketColumns } from './bucket-sum.ts';
+import { BucketSum, bucketColumns } from './bucket-sum.ts';
 import { refreshSeriesHistograms } from './queries.ts';
 import { SCHEMA_SQL } from './schema.ts';
 import { SecondCells, sumPerBlock, TimeLevels } from './second-cells.ts';
@@ -128,25 +128,11 @@ export class Store {
   }
 
   /**
-   * The buckets of series `id` whose second is in [a, z), summed per DuckDB block (a range that
-   * crosses blocks is cut at their bounds), handed to `emit` with the block's start. Nothing for a
-   * series with no time.
+   * Adds the buckets of series `id` whose second is in [a, z) to `sum` (whose precision the caller
+   * has set), from the coarsest pieces the worker keeps. Nothing for a series with no time.
    */
-  sumRange(id: number, a: number, z: number, emit: (blockStart: number, columns: BucketColumns, length: number) => void): void {
-    const levels = this.levels.get(id);
-    if (!levels) return;
-    this.sum.usePrecision(levels.seconds.precision);
-    for (let from = a; from < z; ) {
-      const block = Math.floor(from / this.blockS) * this.blockS;
-      const to = Math.min(z, block + this.blockS);
-      levels.addRange(this.sum, from, to);
-      if (this.sum.size > 0) {
-        const { columns, length } = this.sum.drain(this.drained);
-        this.drained = columns;
-        emit(block, columns, length);
-      }
-      from = to;
-    }
+  addRange(id: number, a: number, z: number, sum: BucketSum): void {
+    this.levels.get(id)?.addRange(sum, a, z);
   }
 
   /**
