@@ -1,4 +1,5 @@
-import { CancelledError, type FileOutcome, type ReadProgress } from '../formats/registry.ts';
+import { CancelledError, isFailed, readFile, type FileOutcome, type ReadProgress } from '../formats/registry.ts';
+import { streamOf } from './input-stream.ts';
 import { unpackOutcome, type PackedOutcome } from './outcome-transfer.ts';
 import type { InputFile } from './protocol.ts';
 
@@ -16,6 +17,16 @@ export type ParseEvent =
   | { type: 'error'; message: string };
 
 export type ParseFile = (input: InputFile, signal: AbortSignal, onProgress: (p: ReadProgress) => void) => Promise<FileOutcome>;
+
+/** Reads and parses a file in the calling thread: without parse workers, and where they cannot start. */
+export const parseHere: ParseFile = async (input, signal, onProgress) => {
+  const totalBytes = input.file?.size ?? null;
+  const outcome = await readFile(input.path, streamOf(input, signal), { signal, ...(totalBytes !== null ? { totalBytes } : {}), onProgress });
+  // A fetch aborted by cancelling fails the read: that is the cancel, not a broken file (nor, in
+  // turn, every later file of a cancelled link).
+  if (signal.aborted && isFailed(outcome)) throw new CancelledError();
+  return outcome;
+};
 
 /**
  * Parse workers beyond a few buy nothing: each holds its own heap and copy of the parsers, and
@@ -49,23 +60,24 @@ interface Slot {
  * Parses files on up to `size` nested workers, spawned as they are needed and reused from file to
  * file; `close` ends them. Cancelling a file terminates its worker, which stops it at once,
  * wherever it is in the file. Where a worker cannot start (a host's policy, a missing script) every
- * file is parsed by `parseHere` instead, one at a time, as without workers.
+ * file is parsed by `fallback` instead, one at a time, as without workers.
  */
 export class ParsePool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private workersFailed = false;
-  /** Files parsed here run one after another, as they would without a pool. */
-  private parsedHere: Promise<unknown> = Promise.resolve();
+  /** Files parsed without workers run one after another, as they would without a pool. */
+  private withoutWorkers: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly size: number,
-    private readonly parseHere: ParseFile,
+    /** How a file is parsed where workers cannot start: `parseHere`, or a stand-in in tests. */
+    private readonly fallback: ParseFile,
   ) {}
 
   parse: ParseFile = (input, signal, onProgress) => {
     if (signal.aborted) return Promise.reject(new CancelledError());
-    if (this.workersFailed) return this.parseInThisThread(input, signal, onProgress);
+    if (this.workersFailed) return this.parseWithoutWorkers(input, signal, onProgress);
     return new Promise<FileOutcome>((resolve, reject) => {
       const onAbort = (): void => this.cancel(job);
       const job: Job = {
@@ -96,9 +108,9 @@ export class ParsePool {
     for (const job of this.queue.splice(0)) job.reject(new CancelledError());
   }
 
-  private parseInThisThread(input: InputFile, signal: AbortSignal, onProgress: (p: ReadProgress) => void): Promise<FileOutcome> {
-    const parsed = this.parsedHere.then(() => this.parseHere(input, signal, onProgress));
-    this.parsedHere = parsed.catch(() => {});
+  private parseWithoutWorkers(input: InputFile, signal: AbortSignal, onProgress: (p: ReadProgress) => void): Promise<FileOutcome> {
+    const parsed = this.withoutWorkers.then(() => this.fallback(input, signal, onProgress));
+    this.withoutWorkers = parsed.catch(() => {});
     return parsed;
   }
 
@@ -106,7 +118,7 @@ export class ParsePool {
   private dispatch(): void {
     while (this.queue.length > 0) {
       const slot = this.slots.find((s) => s.job === null) ?? (this.slots.length < this.size ? this.spawn() : null);
-      if (!slot) return this.workersFailed ? this.parseQueuedHere() : undefined;
+      if (!slot) return this.workersFailed ? this.parseQueuedWithoutWorkers() : undefined;
       const job = this.queue.shift()!;
       slot.job = job;
       slot.worker.postMessage({ type: 'parse', input: job.input } satisfies ParseRequest);
@@ -133,7 +145,7 @@ export class ParsePool {
       const stranded = this.slots.filter((s) => !s.ready);
       for (const s of stranded) this.remove(s);
       this.queue.unshift(...stranded.flatMap((s) => (s.job ? [s.job] : [])));
-      this.parseQueuedHere();
+      this.parseQueuedWithoutWorkers();
     };
     this.slots.push(slot);
     return slot;
@@ -166,8 +178,8 @@ export class ParsePool {
     if (i >= 0) this.slots.splice(i, 1);
   }
 
-  private parseQueuedHere(): void {
-    for (const job of this.queue.splice(0)) this.parseInThisThread(job.input, job.signal, job.onProgress).then(job.resolve, job.reject);
+  private parseQueuedWithoutWorkers(): void {
+    for (const job of this.queue.splice(0)) this.parseWithoutWorkers(job.input, job.signal, job.onProgress).then(job.resolve, job.reject);
   }
 
   private cancel(job: Job): void {

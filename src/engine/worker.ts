@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { CancelledError, isFailed, isUnrecognised, readFile, type FileOutcome } from '../formats/registry.ts';
+import { CancelledError, isFailed, isUnrecognised, type FileOutcome } from '../formats/registry.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { fileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
@@ -9,7 +9,7 @@ import { openBrowserDb } from './browser-db.ts';
 import { runChartQuery } from './chart-queries.ts';
 import { inOrder } from './in-order.ts';
 import { streamOf } from './input-stream.ts';
-import { ParsePool, parseWorkerCount, type ParseFile } from './parse-pool.ts';
+import { parseHere, ParsePool, parseWorkerCount, type ParseFile } from './parse-pool.ts';
 import { buildSnapshot } from './snapshot-build.ts';
 import { comparisonFileToSnapshot, looksLikeComparisonFile, type Snapshot } from '../state/snapshot.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, LoadResult, Regrouping, WorkerEvent, WorkerRequest } from './protocol.ts';
@@ -73,12 +73,6 @@ function streamToBody(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Ar
     },
   });
 }
-
-/** Parses a file in this thread: without parse workers, and where they cannot start. */
-const parseHere: ParseFile = (input, signal, onProgress) => {
-  const totalBytes = input.file?.size ?? null;
-  return readFile(input.path, streamOf(input, signal), { signal, ...(totalBytes !== null ? { totalBytes } : {}), onProgress });
-};
 
 /** One input's progress events: at most one per PROGRESS_INTERVAL_MS while it is read, and always its last. */
 class FileProgress {

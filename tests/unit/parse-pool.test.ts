@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { packOutcome } from '../../src/engine/outcome-transfer.ts';
-import { ParsePool, parseWorkerCount, type ParseEvent, type ParseFile, type ParseRequest } from '../../src/engine/parse-pool.ts';
+import { parseHere, ParsePool, parseWorkerCount, type ParseEvent, type ParseFile, type ParseRequest } from '../../src/engine/parse-pool.ts';
 import type { InputFile } from '../../src/engine/protocol.ts';
-import { CancelledError, type FileOutcome, type ReadProgress } from '../../src/formats/registry.ts';
+import { CancelledError, isFailed, type FileOutcome, type ReadProgress } from '../../src/formats/registry.ts';
 
 /**
  * The pool against stand-in workers that answer when the test says so: how many run, which file
@@ -186,5 +187,26 @@ describe('parseWorkerCount', () => {
     vi.stubGlobal('navigator', { hardwareConcurrency: 8 });
     vi.stubGlobal('Worker', undefined);
     expect(parseWorkerCount(48)).toBe(0);
+  });
+});
+
+describe('parseHere', () => {
+  const HDR = 'tests/fixtures/corpus/sweep-uniform-a/target-1000/client1-READ.hdr';
+  /** Nothing listens on the discard port: a fetch there fails at once. */
+  const UNREACHABLE = 'http://127.0.0.1:9/client1-READ.hdr';
+
+  it('parses a File in this thread', async () => {
+    const progress: ReadProgress[] = [];
+    const outcome = await parseHere({ path: 'run/client1-READ.hdr', file: new File([readFileSync(HDR)], 'client1-READ.hdr') }, new AbortController().signal, (p) => progress.push(p));
+    expect(isFailed(outcome)).toBe(false);
+    expect(progress.at(-1)?.totalBytes).toBe(readFileSync(HDR).length);
+  });
+
+  it('a link it cannot fetch fails that file; cancelling while it is fetched is a cancel, not a failure', async () => {
+    const failed = await parseHere({ path: 'client1-READ.hdr', url: UNREACHABLE }, new AbortController().signal, () => {});
+    expect(isFailed(failed) && failed.errors[0]?.message).toMatch(/^client1-READ.hdr: reading failed/);
+    const cancelled = new AbortController();
+    cancelled.abort();
+    await expect(parseHere({ path: 'client1-READ.hdr', url: UNREACHABLE }, cancelled.signal, () => {})).rejects.toBeInstanceOf(CancelledError);
   });
 });
