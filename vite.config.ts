@@ -30,19 +30,27 @@ export const SECURITY_HEADERS: Record<string, string> = {
 /** A worker's own policy comes from its script's response: built (assets/…-<hash>.js) or from the dev server (`?worker_file`). */
 const isParseWorkerScript = (url: string): boolean => /\/assets\/parse-worker-[^/]*\.js$|\/parse-worker\.ts\?(?:.*&)?worker_file/.test(url);
 const isWorkerScript = (url: string): boolean => /\/assets\/worker-[^/]*\.js$|[?&]worker_file/.test(url);
-const cspFor = (url: string): string => (isParseWorkerScript(url) ? PARSE_WORKER_CSP : isWorkerScript(url) ? WORKER_CSP : PAGE_CSP);
+/**
+ * The dev server's page also runs @vitejs/plugin-react's inline Fast Refresh preamble, which the
+ * page policy blocks (the app then fails to start: "can't detect preamble"). Dev only: the build,
+ * `vite preview` and `_headers` keep the strict policy, which the browser tests check.
+ */
+const DEV_PAGE_CSP = PAGE_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'");
+const cspFor = (url: string, page: string): string => (isParseWorkerScript(url) ? PARSE_WORKER_CSP : isWorkerScript(url) ? WORKER_CSP : page);
 
 /** The same headers for dev, preview and (as `_headers`) static hosts that read that file. */
 function securityHeaders(): Plugin {
-  const middleware = (req: { url?: string }, res: { setHeader(k: string, v: string): void }, next: () => void): void => {
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
-    res.setHeader('Content-Security-Policy', cspFor(req.url ?? ''));
-    next();
-  };
+  const middleware =
+    (page: string) =>
+    (req: { url?: string }, res: { setHeader(k: string, v: string): void }, next: () => void): void => {
+      for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+      res.setHeader('Content-Security-Policy', cspFor(req.url ?? '', page));
+      next();
+    };
   return {
     name: 'benchlens-security-headers',
-    configureServer: (server) => void server.middlewares.use(middleware),
-    configurePreviewServer: (server) => void server.middlewares.use(middleware),
+    configureServer: (server) => void server.middlewares.use(middleware(DEV_PAGE_CSP)),
+    configurePreviewServer: (server) => void server.middlewares.use(middleware(PAGE_CSP)),
     generateBundle() {
       const common = Object.entries(SECURITY_HEADERS).map(([k, v]) => `  ${k}: ${v}`).join('\n');
       this.emitFile({
