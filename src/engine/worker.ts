@@ -162,6 +162,8 @@ async function load(id: number, files: InputFile[], replace: boolean, window: An
             break;
           }
           parsed = kept.concat(outcome);
+          // Built now, while the parse workers read the next files, instead of all at the end.
+          store.prepare(outcome);
           fileErrors.push(...outcome.errors);
           loadedFiles.push(input.path);
           progress.report({ bytesRead: totalBytes ?? 0, totalBytes, lines: outcome.lines }, true);
