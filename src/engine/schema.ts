@@ -41,8 +41,8 @@ export const SCHEMA_SQL = [
      width BIGINT NOT NULL,
      n BIGINT NOT NULL
    )`,
-  // Latency buckets per series and second, for the series a query has needed them for (a chart
-  // finer than a block); the worker holds them all (see SecondCells). Keyed like `blocks`.
+  // Latency buckets per series and second, for the series a latency-over-time chart has needed
+  // them for; the worker holds them all (see SecondCells). Keyed like `blocks`.
   `CREATE OR REPLACE TABLE cells (
      series_id INTEGER NOT NULL,
      sec BIGINT,

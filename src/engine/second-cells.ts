@@ -6,8 +6,8 @@ import { bucketColumns, type BucketColumns, type BucketSum } from './bucket-sum.
  * A timed series' latency buckets second by second, as parsed, in second order. The worker keeps
  * these instead of putting every second into DuckDB: an hour of interval logs from 12 clients is
  * some 40 million per-second buckets, which would take DuckDB-WASM several seconds to take in.
- * DuckDB gets blocks pre-merged from them; the seconds themselves go in only when a query needs
- * them (the ragged ends of a window, a chart finer than a block).
+ * DuckDB gets blocks pre-merged from them; the worker adds the ragged ends of a window itself, and
+ * the seconds go into DuckDB only when a latency-over-time chart needs them.
  *
  * A *piece* is one interval histogram, or one second of raw counts; several pieces may share a
  * second. Untimed raw samples are kept apart: no window holds them.

@@ -136,8 +136,8 @@ export class Store {
   }
 
   /**
-   * Puts the per-second buckets of `seriesIds` into `cells` where they are not yet: for questions
-   * finer than a block. Untimed raw samples go in with no second, as in `blocks`.
+   * Puts the per-second buckets of `seriesIds` into `cells` where they are not yet: for latency
+   * over time. Untimed raw samples go in with no second, as in `blocks`.
    */
   ensureSecondsInDb(seriesIds: Iterable<number>): void {
     let added = false;
