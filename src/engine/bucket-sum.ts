@@ -1,4 +1,4 @@
-import { HdrLayout } from '../model/hdr-layout.ts';
+import { hdrLayout, type HdrLayout } from '../model/hdr-layout.ts';
 import type { HdrPrecision } from '../model/types.ts';
 
 const INITIAL_CAPACITY = 1 << 10;
@@ -17,7 +17,6 @@ const FREE = 0;
  */
 export class BucketSum {
   private layout: HdrLayout | null = null;
-  private readonly layouts = new Map<string, HdrLayout>();
   private dense = new Float64Array(0);
   private denseSlots = new Int32Array(INITIAL_CAPACITY);
   private denseUsed = 0;
@@ -35,17 +34,7 @@ export class BucketSum {
   /** Sum the buckets of this precision densely from now on (null: none); only while empty. */
   usePrecision(precision: HdrPrecision | null): void {
     if (this.size > 0) throw new Error('BucketSum: the precision changes only between sums');
-    if (precision === null) {
-      this.layout = null;
-      return;
-    }
-    const key = `${precision.significantDigits}/${precision.lowestDiscernibleValue}`;
-    let layout = this.layouts.get(key);
-    if (!layout) {
-      layout = new HdrLayout(precision);
-      this.layouts.set(key, layout);
-    }
-    this.layout = layout;
+    this.layout = precision === null ? null : hdrLayout(precision);
   }
 
   /**

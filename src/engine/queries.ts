@@ -1,4 +1,5 @@
 import { tableFromArrays } from 'apache-arrow';
+import { samePrecision } from '../model/hdr-layout.ts';
 import { countAtPercentile, max, mean, min, stdDeviation, valueAtRank } from '../model/hdr-stats.ts';
 import type { SparseHistogram } from '../model/types.ts';
 import { BucketSum, bucketColumns, type BucketColumns } from './bucket-sum.ts';
@@ -332,12 +333,12 @@ const groupSum = new BucketSum();
 /** The bucket-wise sum of several series' buckets. */
 function summed(store: Store, ids: readonly number[], buckets: ReadonlyMap<number, Buckets>): SparseHistogram {
   // Dense summing needs one precision; a group mixing precisions (or raw values) uses the table.
-  const precisions = new Set(ids.map((id) => {
-    const p = store.series[id]?.precision;
-    return p ? `${p.significantDigits}/${p.lowestDiscernibleValue}` : 'none';
-  }));
   const first = store.series[ids[0] as number]?.precision ?? null;
-  groupSum.usePrecision(precisions.size === 1 ? first : null);
+  const shared = first !== null && ids.every((id) => {
+    const p = store.series[id]?.precision;
+    return p !== null && p !== undefined && samePrecision(p, first);
+  });
+  groupSum.usePrecision(shared ? first : null);
   for (const id of ids) {
     const { columns, start, end } = buckets.get(id) as Buckets;
     groupSum.add(columns.lo, columns.width, columns.n, start, end);

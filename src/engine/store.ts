@@ -17,7 +17,7 @@ import type {
 } from '../model/types.ts';
 import { snapshotBuckets, type Snapshot, type SnapshotOp, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
-import { BucketSum, bucketColumns } from './bucket-sum.ts';
+import { BucketSum } from './bucket-sum.ts';
 import { refreshSeriesHistograms } from './queries.ts';
 import { SCHEMA_SQL } from './schema.ts';
 import { SecondCells, sumPerBlock, TimeLevels } from './second-cells.ts';
@@ -108,7 +108,6 @@ export class Store {
   private readonly blocks = new CellBatch(() => this.flushCells(this.blocks, 'blocks'));
   private readonly cells = new CellBatch(() => this.flushCells(this.cells, 'cells'));
   private readonly sum = new BucketSum();
-  private drained = bucketColumns(1024);
   private intervals = this.emptyIntervals();
   private rawExtents = this.emptyRawExtents();
   private rawSeconds = this.emptyRawSeconds();
@@ -173,13 +172,8 @@ export class Store {
     const seconds = levels.seconds;
     this.levels.set(id, levels);
     sumPerBlock(levels.top, 0, levels.top.pieces, this.blockS, this.sum, (block, { lo, width, n }, length) => this.blocks.add(id, block, lo, width, n, 0, length));
-    if (seconds.untimed) {
-      this.sum.usePrecision(null);
-      this.sum.add(seconds.untimed.value, null, seconds.untimed.n, 0, seconds.untimed.n.length);
-      const { columns, length } = this.sum.drain(this.drained);
-      this.drained = columns;
-      this.blocks.add(id, Number.NaN, columns.lo, columns.width, columns.n, 0, length);
-    }
+    // Untimed raw values go in as counted: readers of `blocks` sum rows that share a key.
+    if (seconds.untimed) this.blocks.add(id, Number.NaN, seconds.untimed.value, null, seconds.untimed.n, 0, seconds.untimed.n.length);
     return seconds;
   }
 
