@@ -47,6 +47,42 @@ export class BucketSum {
     else this.addHashed(lo, width, n, start, end);
   }
 
+  /**
+   * Adds buckets `start`..`end-1` given by their counts index in `layout` (as decoded). Straight
+   * into the dense array when that is the sum's precision, the common case; through their bounds
+   * otherwise.
+   */
+  addIndexed(layout: HdrLayout, index: Int32Array, n: Float64Array, start: number, end: number): void {
+    if (layout !== this.layout) {
+      const bounds = bucketColumns(end - start);
+      layout.bucketBounds(index, start, end, bounds.lo, bounds.width, 0);
+      this.add(bounds.lo, bounds.width, n.subarray(start, end), 0, end - start);
+      return;
+    }
+    let dense = this.dense;
+    for (let i = start; i < end; i++) {
+      const count = n[i]!;
+      if (count === 0) continue;
+      const k = index[i]!;
+      if (k >= dense.length) {
+        this.growDense(k);
+        dense = this.dense;
+      }
+      const before = dense[k]!;
+      if (before === 0) this.useDenseSlot(k);
+      dense[k] = before + count;
+    }
+  }
+
+  private useDenseSlot(index: number): void {
+    if (this.denseUsed === this.denseSlots.length) {
+      const slots = new Int32Array(this.denseSlots.length * 2);
+      slots.set(this.denseSlots);
+      this.denseSlots = slots;
+    }
+    this.denseSlots[this.denseUsed++] = index;
+  }
+
   private addDense(layout: HdrLayout, lo: Float64Array, width: Float64Array | null, n: Float64Array, start: number, end: number): void {
     const { unitMagnitude, subBucketHalfCountMagnitude, subBucketHalfCount, pow2 } = layout;
     const base = unitMagnitude + layout.subBucketCountMagnitude;
@@ -68,14 +104,7 @@ export class BucketSum {
       const index = ((bucketIndex + 1) << subBucketHalfCountMagnitude) + (sub - subBucketHalfCount);
       if (index >= this.dense.length) this.growDense(index);
       const before = this.dense[index]!;
-      if (before === 0) {
-        if (this.denseUsed === this.denseSlots.length) {
-          const slots = new Int32Array(this.denseSlots.length * 2);
-          slots.set(this.denseSlots);
-          this.denseSlots = slots;
-        }
-        this.denseSlots[this.denseUsed++] = index;
-      }
+      if (before === 0) this.useDenseSlot(index);
       this.dense[index] = before + count;
     }
   }
@@ -142,6 +171,24 @@ export class BucketSum {
     return { columns, length };
   }
 
+  /**
+   * As drain, for a sum that holds only buckets of its precision (added with addIndexed): their
+   * counts indices and counts.
+   */
+  drainIndexed(out: IndexedColumns): { columns: IndexedColumns; length: number } {
+    if (this.used > 0) throw new Error('BucketSum: buckets outside the precision have no counts index');
+    const length = this.denseUsed;
+    const columns = out.index.length >= length ? out : indexedColumns(Math.max(length, out.index.length * 2));
+    for (let k = 0; k < length; k++) {
+      const index = this.denseSlots[k]!;
+      columns.index[k] = index;
+      columns.n[k] = this.dense[index]!;
+      this.dense[index] = 0;
+    }
+    this.denseUsed = 0;
+    return { columns, length };
+  }
+
   private grow(): void {
     const old = this.table;
     const oldSlots = this.slots.subarray(0, this.used);
@@ -168,6 +215,16 @@ export interface BucketColumns {
 
 export function bucketColumns(size: number): BucketColumns {
   return { lo: new Float64Array(size), width: new Float64Array(size), n: new Float64Array(size) };
+}
+
+/** Buckets by counts index in a known precision. */
+export interface IndexedColumns {
+  index: Int32Array;
+  n: Float64Array;
+}
+
+export function indexedColumns(size: number): IndexedColumns {
+  return { index: new Int32Array(size), n: new Float64Array(size) };
 }
 
 const bits = new Float64Array(1);

@@ -27,7 +27,7 @@ export const STORAGE_SHARE = 0.75;
 export function cellsOf(file: ParsedFile): number {
   let cells = 0;
   for (const s of file.series) {
-    if (s.kind === 'histogram') for (const i of s.intervals) cells += i.histogram.lo.length;
+    if (s.kind === 'histogram') for (const i of s.intervals) cells += i.histogram.count.length;
     else if (s.kind === 'raw') cells += s.counts.value.length;
   }
   return cells;

@@ -1,6 +1,6 @@
 import type { HdrPrecision, HistogramSeries, RawSeries } from '../model/types.ts';
-import { Float64Column } from '../formats/growable.ts';
-import { bucketColumns, type BucketColumns, type BucketSum } from './bucket-sum.ts';
+import { hdrLayout, type HdrLayout } from '../model/hdr-layout.ts';
+import { bucketColumns, indexedColumns, type BucketSum } from './bucket-sum.ts';
 
 /**
  * A timed series' latency buckets second by second, as parsed, in second order. The worker keeps
@@ -10,9 +10,15 @@ import { bucketColumns, type BucketColumns, type BucketSum } from './bucket-sum.
  * the seconds go into DuckDB only when a latency-over-time chart needs them.
  *
  * A *piece* is one interval histogram, or one second of raw counts; several pieces may share a
- * second. Untimed raw samples are kept apart: no window holds them.
+ * second. A bucket is keyed by its HdrHistogram counts index when the cells have a precision (as
+ * the decoder gives them: no bounds to store or to turn back into indices), otherwise by its exact
+ * value. Untimed raw samples are kept apart: no window holds them.
  */
 export class SecondCells {
+  /** The layout of `precision`: bucket keys are counts indices in it. Null: keys are exact values. */
+  readonly layout: HdrLayout | null;
+  private bounds = bucketColumns(0);
+
   private constructor(
     /** Second of each piece, ascending. */
     readonly secs: Float64Array,
@@ -21,7 +27,9 @@ export class SecondCells {
     readonly untimed: { value: Float64Array; n: Float64Array } | null,
     /** The HdrHistogram precision of the buckets (null: exact values). */
     readonly precision: HdrPrecision | null,
-  ) {}
+  ) {
+    this.layout = precision === null ? null : hdrLayout(precision);
+  }
 
   /** Interval histograms, each in the second holding its start (as throughput counts them). */
   static ofHistograms(series: HistogramSeries): SecondCells {
@@ -33,7 +41,7 @@ export class SecondCells {
       sorted,
       (k, visit) => {
         const h = intervals[order[k]!]!.histogram;
-        visit(sorted[k]!, h.lo, h.width, h.count, 0, h.lo.length);
+        visit(sorted[k]!, h.index, h.count, 0, h.count.length);
       },
       null,
       series.precision,
@@ -61,15 +69,15 @@ export class SecondCells {
     starts.push(timed);
     return new SecondCells(
       Float64Array.from(secs),
-      (k, visit) => visit(secs[k]!, sortedValue, null, sortedN, starts[k]!, starts[k + 1]!),
+      (k, visit) => visit(secs[k]!, sortedValue, sortedN, starts[k]!, starts[k + 1]!),
       timed < sec.length ? { value: sortedValue.subarray(timed), n: sortedN.subarray(timed) } : null,
       null,
     );
   }
 
   /** Pieces that are ranges of shared columns: `starts[k]`..`starts[k+1]-1` is piece k. */
-  static ofColumns(secs: Float64Array, starts: Uint32Array, columns: BucketColumns, precision: HdrPrecision | null): SecondCells {
-    return new SecondCells(secs, (k, visit) => visit(secs[k]!, columns.lo, columns.width, columns.n, starts[k]!, starts[k + 1]!), null, precision);
+  static ofColumns(secs: Float64Array, starts: Uint32Array, keys: Int32Array | Float64Array, n: Float64Array, precision: HdrPrecision | null): SecondCells {
+    return new SecondCells(secs, (k, visit) => visit(secs[k]!, keys, n, starts[k]!, starts[k + 1]!), null, precision);
   }
 
   get pieces(): number {
@@ -93,35 +101,50 @@ export class SecondCells {
     for (let k = from; k < to; k++) this.piece(k, visit);
   }
 
+  /**
+   * As forEach, with each piece's buckets by bounds: `lo`/`width` (null: exact values) from
+   * `start` to `end`, valid until the next piece.
+   */
+  forEachBounds(from: number, to: number, visit: (sec: number, lo: Float64Array, width: Float64Array | null, n: Float64Array, start: number, end: number) => void): void {
+    const layout = this.layout;
+    if (layout === null) {
+      this.forEach(from, to, (sec, keys, n, start, end) => visit(sec, keys as Float64Array, null, n, start, end));
+      return;
+    }
+    this.forEach(from, to, (sec, keys, n, start, end) => {
+      if (this.bounds.lo.length < end) this.bounds = bucketColumns(Math.max(end, 2 * this.bounds.lo.length));
+      const { lo, width } = this.bounds;
+      layout.bucketBounds(keys as Int32Array, start, end, lo, width, start);
+      visit(sec, lo, width, n, start, end);
+    });
+  }
+
   /** Adds pieces `from`..`to-1` to `sum`. */
   addTo(sum: BucketSum, from: number, to: number): void {
-    this.forEach(from, to, (_, lo, width, n, start, end) => sum.add(lo, width, n, start, end));
+    const layout = this.layout;
+    if (layout === null) this.forEach(from, to, (_, keys, n, start, end) => sum.add(keys as Float64Array, null, n, start, end));
+    else this.forEach(from, to, (_, keys, n, start, end) => sum.addIndexed(layout, keys as Int32Array, n, start, end));
   }
 }
 
 /**
- * The buckets of `cells`' pieces `from`..`to-1` summed per block of `size` seconds, handed to
- * `emit` in block order (block start, columns valid until the next call, length).
+ * The buckets of `cells`' pieces `from`..`to-1` summed per block of `size` seconds: `emit` is
+ * called with each block's start, in block order, and must drain `sum`.
  */
-export function sumPerBlock(cells: SecondCells, from: number, to: number, size: number, sum: BucketSum, emit: (blockStart: number, columns: BucketColumns, length: number) => void): void {
+export function sumPerBlock(cells: SecondCells, from: number, to: number, size: number, sum: BucketSum, emit: (blockStart: number, sum: BucketSum) => void): void {
   sum.usePrecision(cells.precision);
   let block = Number.NaN;
-  let scratch = bucketColumns(1024);
-  const drain = () => {
-    if (sum.size === 0) return;
-    const { columns, length } = sum.drain(scratch);
-    scratch = columns;
-    emit(block, columns, length);
-  };
-  cells.forEach(from, to, (sec, lo, width, n, start, end) => {
-    const b = Math.floor(sec / size) * size;
-    if (b !== block) {
-      drain();
-      block = b;
+  let first = from;
+  for (let k = from; k <= to; k++) {
+    const b = k < to ? Math.floor(cells.secs[k]! / size) * size : Number.NaN;
+    if (b === block) continue;
+    if (k > first) {
+      cells.addTo(sum, first, k);
+      if (sum.size > 0) emit(block, sum);
     }
-    sum.add(lo, width, n, start, end);
-  });
-  drain();
+    block = b;
+    first = k;
+  }
 }
 
 /**
@@ -140,22 +163,34 @@ export class TimeLevels {
     const levels = [seconds];
     for (const size of blockSizes) {
       const finer = levels[levels.length - 1] as SecondCells;
-      const secs = new Float64Column();
-      const starts = new Float64Column();
-      const lo = new Float64Column();
-      const width = new Float64Column();
-      const n = new Float64Column();
-      sumPerBlock(finer, 0, finer.pieces, size, sum, (block, c, length) => {
+      const secs: number[] = [];
+      const starts: number[] = [];
+      const keyParts: (Int32Array | Float64Array)[] = [];
+      const nParts: Float64Array[] = [];
+      let length = 0;
+      let columns = bucketColumns(1024);
+      let indexed = indexedColumns(1024);
+      sumPerBlock(finer, 0, finer.pieces, size, sum, (block) => {
         secs.push(block);
-        starts.push(lo.length);
-        for (let k = 0; k < length; k++) {
-          lo.push(c.lo[k]!);
-          width.push(c.width[k]!);
-          n.push(c.n[k]!);
+        starts.push(length);
+        if (finer.layout !== null) {
+          const drained = sum.drainIndexed(indexed);
+          indexed = drained.columns;
+          keyParts.push(indexed.index.slice(0, drained.length));
+          nParts.push(indexed.n.slice(0, drained.length));
+          length += drained.length;
+        } else {
+          // Exact values, summed as buckets of width 1.
+          const drained = sum.drain(columns);
+          columns = drained.columns;
+          keyParts.push(columns.lo.slice(0, drained.length));
+          nParts.push(columns.n.slice(0, drained.length));
+          length += drained.length;
         }
       });
-      starts.push(lo.length);
-      levels.push(SecondCells.ofColumns(secs.finish(), Uint32Array.from(starts.finish()), { lo: lo.finish(), width: width.finish(), n: n.finish() }, seconds.precision));
+      starts.push(length);
+      const keys = finer.layout !== null ? concat(keyParts as Int32Array[], new Int32Array(length)) : concat(keyParts as Float64Array[], new Float64Array(length));
+      levels.push(SecondCells.ofColumns(Float64Array.from(secs), Uint32Array.from(starts), keys, concat(nParts, new Float64Array(length)), seconds.precision));
     }
     return new TimeLevels(levels, [1, ...blockSizes]);
   }
@@ -190,8 +225,17 @@ export class TimeLevels {
   }
 }
 
-/** A piece's buckets: `lo`/`width`/`n` from `start` to `end`; a null width means exact values. */
-export type PieceVisitor = (sec: number, lo: Float64Array, width: Float64Array | null, n: Float64Array, start: number, end: number) => void;
+/** A piece's buckets from `start` to `end`: keys (counts indices, or exact values; see SecondCells) and counts. */
+export type PieceVisitor = (sec: number, keys: Int32Array | Float64Array, n: Float64Array, start: number, end: number) => void;
+
+function concat<T extends Int32Array | Float64Array>(parts: readonly T[], out: T): T {
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
 
 /** Indices in ascending order of `keys` (whole seconds, or NaN: last), stable. */
 function ascending(keys: Float64Array): Uint32Array {

@@ -17,7 +17,7 @@ import type {
 } from '../model/types.ts';
 import { snapshotBuckets, type Snapshot, type SnapshotOp, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
-import { BucketSum } from './bucket-sum.ts';
+import { BucketSum, bucketColumns } from './bucket-sum.ts';
 import { refreshSeriesHistograms } from './queries.ts';
 import { SCHEMA_SQL } from './schema.ts';
 import { SecondCells, sumPerBlock, TimeLevels } from './second-cells.ts';
@@ -108,6 +108,7 @@ export class Store {
   private readonly blocks = new CellBatch(() => this.flushCells(this.blocks, 'blocks'));
   private readonly cells = new CellBatch(() => this.flushCells(this.cells, 'cells'));
   private readonly sum = new BucketSum();
+  private blockScratch = bucketColumns(1024);
   private intervals = this.emptyIntervals();
   private rawExtents = this.emptyRawExtents();
   private rawSeconds = this.emptyRawSeconds();
@@ -145,7 +146,7 @@ export class Store {
       if (!cells || this.secondsInDb.has(id)) continue;
       this.secondsInDb.add(id);
       added = true;
-      cells.forEach(0, cells.pieces, (sec, lo, width, n, start, end) => this.cells.add(id, sec, lo, width, n, start, end));
+      cells.forEachBounds(0, cells.pieces, (sec, lo, width, n, start, end) => this.cells.add(id, sec, lo, width, n, start, end));
       if (cells.untimed) this.cells.add(id, Number.NaN, cells.untimed.value, null, cells.untimed.n, 0, cells.untimed.n.length);
     }
     if (added) this.flushCells(this.cells, 'cells');
@@ -171,7 +172,11 @@ export class Store {
     const levels = this.levelsOf(series);
     const seconds = levels.seconds;
     this.levels.set(id, levels);
-    sumPerBlock(levels.top, 0, levels.top.pieces, this.blockS, this.sum, (block, { lo, width, n }, length) => this.blocks.add(id, block, lo, width, n, 0, length));
+    sumPerBlock(levels.top, 0, levels.top.pieces, this.blockS, this.sum, (block, sum) => {
+      const { columns, length } = sum.drain(this.blockScratch);
+      this.blockScratch = columns;
+      this.blocks.add(id, block, columns.lo, columns.width, columns.n, 0, length);
+    });
     // Untimed raw values go in as counted: readers of `blocks` sum rows that share a key.
     if (seconds.untimed) this.blocks.add(id, Number.NaN, seconds.untimed.value, null, seconds.untimed.n, 0, seconds.untimed.n.length);
     return seconds;
@@ -266,7 +271,7 @@ export class Store {
               this.rawExtents.end.push(Math.floor(data.lastMs) * 1000);
             }
             const cells = this.addTimed(info.id, data);
-            cells.forEach(0, cells.pieces, (sec, _lo, _width, n, start, end) => {
+            cells.forEach(0, cells.pieces, (sec, _keys, n, start, end) => {
               let total = 0;
               for (let i = start; i < end; i++) total += n[i]!;
               this.rawSeconds.series.push(info.id);

@@ -1,4 +1,4 @@
-import { decodeHistogram, HdrDecodeError } from '../model/hdr-codec.ts';
+import { decodeIndexedHistogram, HdrDecodeError } from '../model/hdr-codec.ts';
 import { baseName, splitClientAndOp, withoutCompression } from '../model/naming.ts';
 import { secondsToMicros } from '../model/numbers.ts';
 import type { HistogramSeries, ParsedFile } from '../model/types.ts';
@@ -146,13 +146,13 @@ class HdrLogParser implements LineParser {
     }
     let decoded;
     try {
-      decoded = decodeHistogram(line.slice(c3 + 1));
+      decoded = decodeIndexedHistogram(line.slice(c3 + 1));
     } catch (e) {
       if (!(e instanceof HdrDecodeError)) throw e;
       this.issues.skip(lineNo, `histogram cannot be decoded: ${e.message}`, 'Interval_Compressed_Histogram');
       return;
     }
-    const bucketCount = decoded.histogram.lo.length;
+    const bucketCount = decoded.histogram.index.length;
     const allowed = BUCKET_FLOOR + BUCKETS_PER_CHAR * this.chars;
     if (this.buckets + bucketCount > allowed) {
       this.issues.skip(

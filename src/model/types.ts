@@ -49,12 +49,24 @@ export interface SparseHistogram {
   totalCount: number;
 }
 
-/** One interval of an interval log, timed in microseconds. */
+/**
+ * An HdrHistogram as decoded: its non-empty buckets by their index in the counts array of its
+ * precision, ascending (`HdrLayout.bucketBounds` gives their lo and width). An hour of interval
+ * logs is tens of millions of buckets: an index and a count take half the memory of lo, width and
+ * count, and the worker sums buckets by index without working it out from a value.
+ */
+export interface IndexedHistogram {
+  index: Int32Array;
+  count: Float64Array;
+  totalCount: number;
+}
+
+/** One interval of an interval log, timed in microseconds; its buckets are in the series' precision. */
 export interface HistogramInterval {
   /** Interval start: epoch µs when `timeBase` is 'absolute', else µs since an unknown origin. */
   startUs: number;
   lengthUs: number;
-  histogram: SparseHistogram;
+  histogram: IndexedHistogram;
   /** 1-based line number in the source file, for error reports. */
   line: number;
 }

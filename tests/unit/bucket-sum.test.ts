@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../scripts/generate-data.ts';
-import { BucketSum, bucketColumns } from '../../src/engine/bucket-sum.ts';
-import { HdrLayout } from '../../src/model/hdr-layout.ts';
+import { BucketSum, bucketColumns, indexedColumns } from '../../src/engine/bucket-sum.ts';
+import { hdrLayout, HdrLayout } from '../../src/model/hdr-layout.ts';
 import type { HdrPrecision } from '../../src/model/types.ts';
 
 /** Sums by a different method: a Map keyed by the bucket's text. */
@@ -72,6 +72,47 @@ describe('BucketSum', () => {
       }
     });
   }
+
+  it('sums buckets given by counts index as it sums their bounds, whatever precision it sums in', () => {
+    const rand = prng(11);
+    const indexedIn = new HdrLayout({ significantDigits: 2, lowestDiscernibleValue: 1 });
+    for (const precision of [indexedIn.precision, { significantDigits: 3, lowestDiscernibleValue: 1000 }, null]) {
+      const byIndex = new BucketSum();
+      const byBounds = new BucketSum();
+      byIndex.usePrecision(precision);
+      byBounds.usePrecision(precision);
+      // The layout object the sum uses for its own precision, or another one: both paths.
+      const layout = precision === indexedIn.precision ? hdrLayout(precision) : indexedIn;
+      for (let batch = 0; batch < 20; batch++) {
+        const index = Int32Array.from({ length: 2 + Math.floor(rand() * 300) }, () => Math.floor(rand() * 2000));
+        const n = Float64Array.from(index, () => (rand() < 0.05 ? 0 : 1 + Math.floor(rand() * 50)));
+        const start = Math.floor(rand() * 2);
+        byIndex.addIndexed(layout, index, n, start, index.length);
+        const bounds = bucketColumns(index.length);
+        layout.bucketBounds(index, 0, index.length, bounds.lo, bounds.width, 0);
+        byBounds.add(bounds.lo, bounds.width, n, start, index.length);
+        // A value that is not a bucket of the indexed precision, between the indexed ones.
+        byIndex.add(Float64Array.of(3.5), null, Float64Array.of(1), 0, 1);
+        byBounds.add(Float64Array.of(3.5), null, Float64Array.of(1), 0, 1);
+      }
+      expect(drained(byIndex)).toEqual(drained(byBounds));
+    }
+  });
+
+  it('drains buckets of its precision by counts index, and refuses when it holds others', () => {
+    const layout = hdrLayout({ significantDigits: 2, lowestDiscernibleValue: 1 });
+    const sum = new BucketSum();
+    sum.usePrecision(layout.precision);
+    sum.addIndexed(layout, Int32Array.of(5, 300, 5), Float64Array.of(1, 2, 3), 0, 3);
+    // Bounds of a bucket of the precision land in the same slot as its index.
+    sum.add(Float64Array.of(layout.valueFromIndex(300)), Float64Array.of(layout.sizeOfEquivalentValueRange(layout.valueFromIndex(300))), Float64Array.of(10), 0, 1);
+    const { columns, length } = sum.drainIndexed(indexedColumns(1));
+    const got = new Map(Array.from({ length }, (_, k) => [columns.index[k], columns.n[k]]));
+    expect(got).toEqual(new Map([[5, 4], [300, 12]]));
+    expect(sum.size).toBe(0);
+    sum.add(Float64Array.of(3.5), null, Float64Array.of(1), 0, 1);
+    expect(() => sum.drainIndexed(indexedColumns(1))).toThrow(/no counts index/);
+  });
 
   it('refuses a new precision while it holds buckets', () => {
     const sum = new BucketSum();

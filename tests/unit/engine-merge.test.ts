@@ -4,7 +4,8 @@ import { openNodeDb } from '../../src/engine/node-db.ts';
 import { mergeHistograms, type MergedHistogram, type Selection } from '../../src/engine/queries.ts';
 import { Store } from '../../src/engine/store.ts';
 import { groupIntoRuns } from '../../src/model/grouping.ts';
-import type { ParsedFile, SparseHistogram } from '../../src/model/types.ts';
+import { hdrLayout } from '../../src/model/hdr-layout.ts';
+import type { IndexedHistogram, ParsedFile } from '../../src/model/types.ts';
 import { prng } from '../../scripts/generate-data.ts';
 import { rawSeries } from '../helpers/raw-samples.ts';
 
@@ -17,6 +18,7 @@ import { rawSeries } from '../helpers/raw-samples.ts';
 
 const T0 = 1_800_000_000; // epoch s of the first interval
 const precision = { significantDigits: 2, lowestDiscernibleValue: 1 };
+const layout = hdrLayout(precision);
 
 interface Bucket {
   sec: number | null;
@@ -31,19 +33,20 @@ const input = new Map<number, Bucket[]>();
 function histogramFile(client: string, rand: () => number): { file: ParsedFile; buckets: Bucket[] } {
   const buckets: Bucket[] = [];
   const intervals = Array.from({ length: 30 }, (_, i) => {
-    const los = [...new Set(Array.from({ length: 1 + Math.floor(rand() * 12) }, () => Math.floor(rand() * 40) * 4))].sort((a, b) => a - b);
-    // A value in two widths: the log changed precision in its 10th interval.
-    const width = (lo: number) => (i === 9 && lo === los[0] ? 1 : 4);
-    const histogram: SparseHistogram = {
-      lo: Float64Array.from(los),
-      width: Float64Array.from(los, width),
-      count: Float64Array.from(los, () => 1 + Math.floor(rand() * 5)),
+    // Counts indices 0–599: buckets 1, 2, 4 and 8 wide.
+    const indices = [...new Set(Array.from({ length: 1 + Math.floor(rand() * 12) }, () => Math.floor(rand() * 600)))].sort((a, b) => a - b);
+    const histogram: IndexedHistogram = {
+      index: Int32Array.from(indices),
+      count: Float64Array.from(indices, () => 1 + Math.floor(rand() * 5)),
       totalCount: 0,
     };
     histogram.totalCount = histogram.count.reduce((a, b) => a + b, 0);
     // Two intervals a second, starting mid-second.
     const startUs = (T0 + i / 2) * 1e6 + 250_000;
-    los.forEach((lo, k) => buckets.push({ sec: Math.floor(startUs / 1e6), lo, width: width(lo), n: histogram.count[k] as number }));
+    indices.forEach((index, k) => {
+      const lo = layout.valueFromIndex(index);
+      buckets.push({ sec: Math.floor(startUs / 1e6), lo, width: layout.sizeOfEquivalentValueRange(lo), n: histogram.count[k] as number });
+    });
     return { startUs, lengthUs: 500_000, histogram, line: i + 1 };
   });
   return {
@@ -84,10 +87,11 @@ beforeAll(async () => {
   const files = [
     histogramFile('client1', rand),
     histogramFile('client2', rand),
-    // Raw samples, some without a time; some values repeat within a second.
+    // Raw samples, some without a time; some values repeat within a second, and some are the
+    // lowest value of a wider histogram bucket: one value in two widths.
     rawFile(
       'client3',
-      Array.from({ length: 200 }, (_, i) => 10 + (i % 37)),
+      Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? 300 : 10) + (i % 37)),
       Array.from({ length: 200 }, (_, i) => (i % 9 === 0 ? Number.NaN : (T0 + i / 10) * 1000 + 1)),
     ),
     // Values beyond what the fast sort packs into a double.
@@ -181,10 +185,10 @@ describe.each(BLOCK_SIZES.map((sizes) => ({ sizes, label: sizes.join(' → ') })
   }
 
   it('keeps a bucket of one value in two widths apart, in width order', () => {
-    const client1 = actual(mergeHistograms(blockStore(), selection(null))).find((h) => h.g === 0);
-    const twice = client1?.lo.findIndex((lo, i) => lo === client1.lo[i + 1]) ?? -1;
+    const everyone = actual(mergeHistograms(blockStore(), selection(null))).find((h) => h.g === 11);
+    const twice = everyone?.lo.findIndex((lo, i) => lo === everyone.lo[i + 1]) ?? -1;
     expect(twice).toBeGreaterThanOrEqual(0);
-    expect([client1?.width[twice], client1?.width[twice + 1]]).toEqual([1, 4]);
+    expect([everyone?.width[twice], everyone?.width[twice + 1]]).toEqual([1, 2]);
   });
 
   it('per time bucket, the same sums', () => {

@@ -8,6 +8,7 @@ import { HdrLayout } from '../../src/model/hdr-layout.ts';
 import { addHistograms, max, mean, min, nextDown, valueAtPercentile } from '../../src/model/hdr-stats.ts';
 import type { ParsedFile, SparseHistogram } from '../../src/model/types.ts';
 import { prng } from '../../scripts/generate-data.ts';
+import { indexedOf } from '../helpers/indexed.ts';
 import { rawSeries } from '../helpers/raw-samples.ts';
 
 /**
@@ -35,7 +36,7 @@ function hdrFile(client: string, intervals: SparseHistogram[]): ParsedFile {
   return {
     path: `run/${client}-READ.hdr`,
     format: 'hdr-log',
-    series: [{ kind: 'histogram', op: 'READ', unit: 'us', precision, timeBase: 'absolute', intervals: intervals.map((histogram, i) => ({ startUs: 1e15 + i * 1e6, lengthUs: 1e6, histogram, line: i + 1 })) }],
+    series: [{ kind: 'histogram', op: 'READ', unit: 'us', precision, timeBase: 'absolute', intervals: intervals.map((histogram, i) => ({ startUs: 1e15 + i * 1e6, lengthUs: 1e6, histogram: indexedOf(precision, histogram), line: i + 1 })) }],
     errors: [],
     skippedLines: 0,
     lines: intervals.length,

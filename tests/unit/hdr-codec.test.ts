@@ -610,6 +610,24 @@ describe('HdrLayout', () => {
     expect([l.sizeOfEquivalentValueRange(2047), l.sizeOfEquivalentValueRange(2048), l.nextNonEquivalentValue(4097)]).toEqual([1, 2, 4100]);
   });
 
+  it('gives the bounds of counts indices as valueFromIndex and sizeOfEquivalentValueRange do, up to the last exact index', () => {
+    for (const precision of [P3, { significantDigits: 0, lowestDiscernibleValue: 1 }, { significantDigits: 2, lowestDiscernibleValue: 20000 }, { significantDigits: 5, lowestDiscernibleValue: 3 }]) {
+      const l = hdrLayout(precision);
+      const index = Int32Array.from({ length: Math.min(l.exactIndexLimit, 5000) }, (_, i) => i);
+      // The highest indices too, where widths pass 2^32.
+      const top = Math.min(100, index.length >> 1);
+      index.set(Int32Array.from({ length: top }, (_, i) => l.exactIndexLimit - 1 - i), index.length - top);
+      const lo = new Float64Array(index.length + 2);
+      const width = new Float64Array(index.length + 2);
+      l.bucketBounds(index, 1, index.length, lo, width, 2);
+      expect(lo[1]).toBe(0);
+      for (let i = 1; i < index.length; i++) {
+        const want = l.valueFromIndex(index[i] as number);
+        expect([lo[i + 1], width[i + 1]]).toEqual([want, l.sizeOfEquivalentValueRange(want)]);
+      }
+    }
+  });
+
   it("keeps Java's floating-point unit magnitude: lowest 2^48 - 1 counts as 2^48", () => {
     expect(hdrLayout({ significantDigits: 2, lowestDiscernibleValue: 2 ** 48 - 1 }).unitMagnitude).toBe(48);
     expect(hdrLayout({ significantDigits: 2, lowestDiscernibleValue: 2 ** 47 - 1 }).unitMagnitude).toBe(46);

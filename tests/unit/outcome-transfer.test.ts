@@ -28,13 +28,13 @@ async function parse(path: string, bytes: Uint8Array = readFileSync(path)): Prom
 
 /** Everything an outcome holds, typed arrays as their type and values. */
 function plain(outcome: FileOutcome): string {
-  return JSON.stringify(outcome, (_key, value: unknown) => (value instanceof Float64Array ? { Float64Array: Array.from(value) } : value));
+  return JSON.stringify(outcome, (_key, value: unknown) => (value instanceof Float64Array ? { Float64Array: Array.from(value) } : value instanceof Int32Array ? { Int32Array: Array.from(value) } : value));
 }
 
-function typedArraysOf(outcome: FileOutcome): Float64Array[] {
+function typedArraysOf(outcome: FileOutcome): (Float64Array | Int32Array)[] {
   if (isFailed(outcome)) return [];
   return outcome.series.flatMap((s) => {
-    if (s.kind === 'histogram') return s.intervals.flatMap(({ histogram: h }) => [h.lo, h.width, h.count]);
+    if (s.kind === 'histogram') return s.intervals.flatMap(({ histogram: h }) => [h.index, h.count]);
     if (s.kind === 'raw') return [s.counts.sec, s.counts.value, s.counts.n];
     return [];
   });
@@ -89,6 +89,6 @@ describe('a parsed file sent between threads', () => {
     const got = [];
     for (const [path, bytes] of logs) got.push(plain(send(await parse(path, bytes))));
     expect(got).toEqual(expected);
-    expect(expected[1]).toContain('"lo":{"Float64Array":[]}');
+    expect(expected[1]).toContain('"index":{"Int32Array":[]}');
   });
 });

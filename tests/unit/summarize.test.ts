@@ -11,6 +11,8 @@ import { DISTRIBUTION_PERCENTILES, runChartQuery } from '../../src/engine/chart-
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { Store } from '../../src/engine/store.ts';
 import { groupIntoRuns } from '../../src/model/grouping.ts';
+import { boundsOf } from '../../src/model/hdr-codec.ts';
+import { hdrLayout } from '../../src/model/hdr-layout.ts';
 import { addHistograms, valueAtPercentile } from '../../src/model/hdr-stats.ts';
 import { describeKept } from '../../src/model/report.ts';
 import type { HistogramSeries } from '../../src/model/types.ts';
@@ -81,7 +83,7 @@ describe('a time window relative to each run', () => {
     const intervals = loaded.files
       .flatMap((f) => f.series)
       .filter((s): s is HistogramSeries => s.kind === 'histogram' && s.op === 'READ')
-      .flatMap((s) => s.intervals.filter((i) => inWindow(i.startUs)).map((i) => ({ precision: s.precision, histogram: i.histogram })));
+      .flatMap((s) => s.intervals.filter((i) => inWindow(i.startUs)).map((i) => ({ precision: s.precision, histogram: boundsOf(hdrLayout(s.precision), i.histogram) })));
     const reference = addHistograms(intervals);
     const read = windowed.runs[0]?.ops.READ;
     expect(intervals.length).toBeGreaterThan(20);

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { indexedOf } from '../../helpers/indexed.ts';
 import { rawSeries } from '../../helpers/raw-samples.ts';
 import { encodeHistogramV2Compressed } from '../../../src/model/hdr-codec.ts';
 import { hdrLayout } from '../../../src/model/hdr-layout.ts';
@@ -141,7 +142,7 @@ export const hdrLogArb: fc.Arbitrary<Generated> = fc
       s.intervals.push({
         startUs: stampMs * 1000 + offsetUs,
         lengthUs: i.lengthMs * 1000,
-        histogram: { lo: Float64Array.from(b.lo), width: Float64Array.from(b.width), count: Float64Array.from(b.count), totalCount: b.count.reduce((a, c) => a + c, 0) },
+        histogram: indexedOf(precision, { lo: Float64Array.from(b.lo), width: Float64Array.from(b.width), count: Float64Array.from(b.count), totalCount: b.count.reduce((a, c) => a + c, 0) }),
         line: lines.length,
       });
     }

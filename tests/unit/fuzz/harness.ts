@@ -200,7 +200,7 @@ export function sizeOf(f: ParsedFile): { buckets: number; items: number } {
     items++;
     if (s.kind === 'histogram') {
       items += s.intervals.length;
-      for (const i of s.intervals) buckets += i.histogram.lo.length;
+      for (const i of s.intervals) buckets += i.histogram.count.length;
     } else if (s.kind === 'raw') items += s.counts.value.length;
     else if (s.kind === 'distribution') items += s.rows.length;
     else items += Object.keys(s.percentiles).length + Object.keys(s.returns).length;
@@ -219,13 +219,13 @@ function checkSeries(s: LatencySeries, where: string): void {
     for (const i of s.intervals) {
       must(Number.isSafeInteger(i.startUs) && Number.isSafeInteger(i.lengthUs) && i.lengthUs >= 0, `${where}: interval start/length ${i.startUs}/${i.lengthUs} at line ${i.line}`);
       const h = i.histogram;
-      must(h.lo.length === h.width.length && h.lo.length === h.count.length, `${where}: bucket arrays differ in length`);
+      must(h.index.length === h.count.length, `${where}: bucket arrays differ in length`);
       let total = 0;
-      for (let j = 0; j < h.lo.length; j++) {
-        const lo = h.lo[j] as number;
+      for (let j = 0; j < h.index.length; j++) {
+        const index = h.index[j] as number;
         must(count(h.count[j]) && (h.count[j] as number) > 0, `${where}: bucket count ${h.count[j]}`);
-        must(j === 0 || lo > (h.lo[j - 1] as number), `${where}: buckets out of order`);
-        must(layout.valueFromIndex(layout.countsArrayIndex(lo)) === lo && layout.sizeOfEquivalentValueRange(lo) === h.width[j], `${where}: ${lo}/${h.width[j]} is not a bucket`);
+        must(j === 0 || index > (h.index[j - 1] as number), `${where}: buckets out of order`);
+        must(index >= 0 && index < layout.exactIndexLimit, `${where}: ${index} is not a bucket index`);
         total += h.count[j] as number;
       }
       must(total === h.totalCount && count(total), `${where}: totalCount ${h.totalCount} ≠ Σ ${total}`);
@@ -313,7 +313,7 @@ export function records(o: FileOutcome): string[] {
   for (const s of o.series) {
     const id = `${s.client ?? ''}|${s.op}|${s.unit}`;
     if (s.kind === 'histogram') {
-      for (const i of s.intervals) out.push(`H|${id}|${s.timeBase}|${i.startUs}|${i.lengthUs}|${Array.from(i.histogram.lo).join()}|${Array.from(i.histogram.count).join()}`);
+      for (const i of s.intervals) out.push(`H|${id}|${s.timeBase}|${i.startUs}|${i.lengthUs}|${Array.from(i.histogram.index).join()}|${Array.from(i.histogram.count).join()}`);
     } else if (s.kind === 'raw') {
       for (const r of sampleRecords(s)) out.push(`R|${id}|${r}`);
     } else if (s.kind === 'distribution') {
