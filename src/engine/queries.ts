@@ -82,15 +82,7 @@ function seriesWindows(sel: Selection): Map<number, SeriesWindow> {
   return out;
 }
 
-/** The whole blocks inside a window: [fullFrom, fullTo) in seconds, ±Infinity when unbounded. */
-function wholeBlocks(w: SeriesWindow, blockS: number): { fullFrom: number; fullTo: number } {
-  return {
-    fullFrom: w.from === null ? -Infinity : Math.ceil(w.from / blockS) * blockS,
-    fullTo: w.to === null ? Infinity : Math.floor(w.to / blockS) * blockS,
-  };
-}
-
-function setSelection(db: Db, sel: Selection, blockS = 1): void {
+function setSelection(db: Db, sel: Selection): void {
   const windows = seriesWindows(sel);
   // NaN stands for "unbounded" in the Arrow columns and becomes NULL in the table.
   const column = (pick: (w: SeriesWindow) => number | null) =>
@@ -105,53 +97,22 @@ function setSelection(db: Db, sel: Selection, blockS = 1): void {
       g: Int32Array.from(sel.groups),
       from_s: column((w) => w.from),
       to_s: column((w) => w.to),
-      full_from: column((w) => wholeBlocks(w, blockS).fullFrom),
-      full_to: column((w) => wholeBlocks(w, blockS).fullTo),
     }),
     true,
   );
   const nullable = (c: string) => `CASE WHEN isnan(${c}) THEN NULL ELSE ${c}::BIGINT END AS ${c}`;
   db.exec(`CREATE OR REPLACE TEMP TABLE sel AS
-    SELECT series_id, g, ${['from_s', 'to_s', 'full_from', 'full_to'].map(nullable).join(', ')}
+    SELECT series_id, g, ${['from_s', 'to_s'].map(nullable).join(', ')}
     FROM sel_input;
     DROP TABLE sel_input`);
 }
 
-function windowed(sel: Selection): boolean {
-  return [...(sel.fromS ?? []), ...(sel.toS ?? [])].some((v) => v !== null && v !== undefined);
-}
-
 /**
- * The seconds of a window outside its whole blocks, as [from, to) spans: the ragged ends, summed
- * by the worker. Unbounded ends have none: their whole blocks reach the end of the data.
+ * The whole-series sums (series_id, lo, width, n) of the selected series that have no window,
+ * in no particular order: `series_hist` holds every series' buckets summed once at load.
  */
-function raggedSpans(w: SeriesWindow, blockS: number): [number, number][] {
-  if (w.from === null && w.to === null) return [];
-  const { fullFrom, fullTo } = wholeBlocks(w, blockS);
-  const from = w.from ?? -Infinity;
-  const to = w.to ?? Infinity;
-  const spans: [number, number][] = fullFrom < fullTo ? [[from, fullFrom], [fullTo, to]] : [[from, to]];
-  return spans.filter(([a, z]) => a < z);
-}
-
-/** The whole blocks of each selected series inside its window: (series_id, sec, lo, width, n). */
-const WHOLE_BLOCKS_SQL = `
-  SELECT b.series_id, b.block_s AS sec, b.lo, b.width, b.n
-  FROM (SELECT DISTINCT series_id, full_from, full_to FROM sel) ss JOIN blocks b ON b.series_id = ss.series_id
-  WHERE (ss.full_from IS NULL OR b.block_s >= ss.full_from) AND (ss.full_to IS NULL OR b.block_s < ss.full_to)`;
-
-/**
- * Each selected series' buckets summed, in no particular order: (series_id, lo, width, n) — over
- * the whole series, or over the whole blocks inside its window. A series is read once, whatever
- * groups it stands in, with its own window.
- */
-function seriesHistSql(sel: Selection): string {
-  // Whole series: `series_hist` holds every series' buckets already summed once at load.
-  if (!windowed(sel)) return 'SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE FROM series_hist WHERE series_id IN (SELECT series_id FROM sel)';
-  return `SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, sum(n)::DOUBLE
-    FROM (${WHOLE_BLOCKS_SQL})
-    GROUP BY series_id, lo, width`;
-}
+const WHOLE_SERIES_SQL = `SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE FROM series_hist
+  WHERE series_id IN (SELECT series_id FROM sel WHERE from_s IS NULL AND to_s IS NULL)`;
 
 /**
  * The selection's buckets summed per group and time bucket of $1 seconds (`tb`, the second
@@ -220,7 +181,7 @@ export interface MergedHistogram {
  * merged from them, so reading figures from it (again, for other percentiles) costs no query.
  */
 export function mergeHistograms(store: Store, sel: Selection, bucketS: number | null = null): MergedHistogram[] {
-  setSelection(store.db, sel, store.blockS);
+  setSelection(store.db, sel);
   return bucketS === null ? mergeGroups(store, sel) : mergeOverTime(store, sel, bucketS);
 }
 
@@ -249,25 +210,24 @@ function mergeOverTime(store: Store, sel: Selection, bucketS: number): MergedHis
 }
 
 /**
- * Whole groups: DuckDB filters by window and sums each series' buckets; the series of a group are
- * merged here. Summing them in SQL too is a second hash aggregation, and DuckDB's sort of the
- * result costs more than its scan: grouping the rows by series, summing a run's few clients with a
- * BucketSum and sorting each group's few thousand buckets in JavaScript takes a fraction of that.
+ * Whole groups. Each series' sum comes from DuckDB's whole-series sums, or, within a window, from
+ * the worker's blocks and seconds (TimeLevels): summing those by counts index took 10-35 ms for
+ * 48 series and an hour of interval logs, where DuckDB-WASM took 50-135 ms to sum its blocks and
+ * as long again to hand over the rows. The series of a group are merged here: summing them in SQL
+ * too is a second hash aggregation, and DuckDB's sort of the result costs more than its scan.
  */
 function mergeGroups(store: Store, sel: Selection): MergedHistogram[] {
-  const rows = bySeries(store.db.queryColumns(seriesHistSql(sel)) as [Float64Array, Float64Array, Float64Array, Float64Array]);
-  // Each series' window: DuckDB's whole blocks, plus the ragged ends from the worker.
+  const series = seriesWindows(sel);
   const windows = new Map<number, Buckets>();
-  for (const [id, w] of seriesWindows(sel)) {
-    const slice = rows.slices.get(id);
-    const spans = raggedSpans(w, store.blockS);
-    if (spans.length === 0) {
-      if (slice) windows.set(id, { columns: rows, ...slice });
-      continue;
-    }
+  if ([...series.values()].some((w) => w.from === null && w.to === null)) {
+    const rows = bySeries(store.db.queryColumns(WHOLE_SERIES_SQL) as [Float64Array, Float64Array, Float64Array, Float64Array]);
+    for (const [id, slice] of rows.slices) windows.set(id, { columns: rows, ...slice });
+  }
+  // Each windowed series: its buckets in the window, from the worker's blocks and seconds.
+  for (const [id, w] of series) {
+    if (w.from === null && w.to === null) continue;
     groupSum.usePrecision(store.series[id]?.precision ?? null);
-    if (slice) groupSum.add(rows.lo, rows.width, rows.n, slice.start, slice.end);
-    for (const [a, z] of spans) store.addRange(id, a, z, groupSum);
+    store.addRange(id, w.from ?? -Infinity, w.to ?? Infinity, groupSum);
     if (groupSum.size === 0) continue;
     const { columns, length } = groupSum.drain(bucketColumns(groupSum.size));
     windows.set(id, { columns, start: 0, end: length });

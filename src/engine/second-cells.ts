@@ -6,8 +6,8 @@ import { bucketColumns, indexedColumns, type BucketSum } from './bucket-sum.ts';
  * A timed series' latency buckets second by second, as parsed, in second order. The worker keeps
  * these instead of putting every second into DuckDB: an hour of interval logs from 12 clients is
  * some 40 million per-second buckets, which would take DuckDB-WASM several seconds to take in.
- * DuckDB gets blocks pre-merged from them; the worker adds the ragged ends of a window itself, and
- * the seconds go into DuckDB only when a latency-over-time chart needs them.
+ * DuckDB gets blocks pre-merged from them; the worker sums windows itself (TimeLevels), and the
+ * seconds go into DuckDB only when a latency-over-time chart needs them.
  *
  * A *piece* is one interval histogram, or one second of raw counts; several pieces may share a
  * second. A bucket is keyed by its HdrHistogram counts index when the cells have a precision (as
@@ -131,7 +131,7 @@ export class SecondCells {
  * The buckets of `cells`' pieces `from`..`to-1` summed per block of `size` seconds: `emit` is
  * called with each block's start, in block order, and must drain `sum`.
  */
-export function sumPerBlock(cells: SecondCells, from: number, to: number, size: number, sum: BucketSum, emit: (blockStart: number, sum: BucketSum) => void): void {
+function sumPerBlock(cells: SecondCells, from: number, to: number, size: number, sum: BucketSum, emit: (blockStart: number, sum: BucketSum) => void): void {
   sum.usePrecision(cells.precision);
   let block = Number.NaN;
   let first = from;
@@ -149,8 +149,9 @@ export function sumPerBlock(cells: SecondCells, from: number, to: number, size: 
 
 /**
  * A series' buckets at each level the worker keeps: seconds, then blocks of growing sizes (each a
- * multiple of the one before). A span of seconds is summed from the coarsest pieces inside it, so
- * the ragged ends of a window cost a few blocks and at most a block's worth of seconds each.
+ * multiple of the one before). A span of seconds is summed from the coarsest pieces inside it: a
+ * window costs its whole top-level blocks, and at each end a few blocks of each finer level and at
+ * most a block's worth of seconds.
  */
 export class TimeLevels {
   private constructor(
