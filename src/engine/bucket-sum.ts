@@ -7,9 +7,9 @@ const FREE = 0;
 
 /**
  * Buckets summed by (lo, width), without a JS object per bucket: the worker pre-merges tens of
- * millions of per-second buckets into blocks with it, and the ragged seconds of a window at query
- * time. A bucket of one value in two widths (a log whose precision changed) stays two buckets, as
- * everywhere else.
+ * millions of per-second buckets into blocks with it, and sums windows from them at query time. A
+ * bucket of one value in two widths (series of different precision, or raw values beside
+ * HdrHistogram buckets) stays two buckets, as everywhere else.
  *
  * Buckets that are HdrHistogram buckets of the precision set with `usePrecision` are summed in a
  * dense array by their counts index (a few bit operations, no probing: ~4× faster); any other

@@ -4,10 +4,11 @@
  * both, and merging is a GROUP BY over buckets — never an average of percentiles.
  *
  * Every interactive question (a time window, a time bucket of a chart) is asked in whole seconds.
- * The per-second buckets stay in the worker (SecondCells); DuckDB holds them pre-merged per block
- * of seconds (`blocks`), so a window reads its whole blocks plus the few ragged seconds at its ends,
- * summed by the worker — a few hundred thousand rows instead of tens of millions. Raw samples
- * collapse to one bucket per (second, latency value): exact, and far fewer rows than samples.
+ * The per-second buckets stay in the worker (SecondCells), which sums windows from them and from
+ * its blocks; DuckDB holds them pre-merged per block of seconds (`blocks`, a few hundred thousand
+ * rows instead of tens of millions) for whole-series sums, and gets the seconds themselves
+ * (`cells`) only for the series a latency-over-time chart shows. Raw samples collapse to one
+ * bucket per (second, latency value): exact, and far fewer rows than samples.
  *
  * A new Store replaces the tables (one dataset per database).
  * Series metadata (run, client, operation, source file) lives in `series`; all names arrive as
