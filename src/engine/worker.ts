@@ -14,6 +14,7 @@ import { buildSnapshot } from './snapshot-build.ts';
 import { comparisonFileToSnapshot, looksLikeComparisonFile, type Snapshot } from '../state/snapshot.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, LoadResult, Regrouping, WorkerEvent, WorkerRequest } from './protocol.ts';
 import { Store } from './store.ts';
+import { RequestQueue } from './request-queue.ts';
 
 /**
  * The engine worker: reads files (streamed, never copied whole into memory), parses them, loads
@@ -61,7 +62,6 @@ function rebuild(store: Store): void {
   store.clear();
   store.addRuns(groupIntoRuns(parsed, regrouping));
 }
-const aborts = new Map<number, AbortController>();
 
 function streamToBody(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
   const it = chunks[Symbol.asyncIterator]();
@@ -109,9 +109,9 @@ async function readInput({ input, progress }: { input: InputFile; progress: File
   return { kind: 'file', outcome: await parse(input, signal, (p) => progress.report(p)) };
 }
 
-async function load(id: number, files: InputFile[], replace: boolean, window: AnalysisWindow, store: Store): Promise<LoadResult> {
-  const controller = new AbortController();
-  aborts.set(id, controller);
+async function load(id: number, files: InputFile[], replace: boolean, window: AnalysisWindow, store: Store, signal: AbortSignal): Promise<LoadResult> {
+  // Cancelled while it waited behind another request: nothing read, nothing replaced.
+  if (signal.aborted) return { analysis: analyse(store, window), loadedFiles: [], cancelled: true };
   if (replace) {
     parsed = [];
     fileErrors = [];
@@ -127,7 +127,7 @@ async function load(id: number, files: InputFile[], replace: boolean, window: An
   // what is loaded and reported, and where a full engine stops, are those of reading one by one.
   const inputs = files.map((input) => ({ input, progress: new FileProgress(id, input) }));
   try {
-    for (const { item, result } of inOrder(inputs, Math.max(1, 2 * workers), (item, signal) => readInput(item, signal, parse), controller.signal)) {
+    for (const { item, result } of inOrder(inputs, Math.max(1, 2 * workers), (item, taskSignal) => readInput(item, taskSignal, parse), signal)) {
       const { input, progress } = item;
       const { totalBytes } = progress;
       try {
@@ -169,7 +169,7 @@ async function load(id: number, files: InputFile[], replace: boolean, window: An
           progress.report({ bytesRead: totalBytes ?? 0, totalBytes, lines: outcome.lines }, true);
         }
       } catch (e) {
-        if (e instanceof CancelledError || controller.signal.aborted) throw new CancelledError();
+        if (e instanceof CancelledError || signal.aborted) throw new CancelledError();
         const message = `${input.path}: ${e instanceof Error ? e.message : String(e)}`;
         fileErrors.push({ file: input.path, line: 0, message });
         progress.report({ bytesRead: 0, totalBytes, lines: 0 }, true, message);
@@ -179,7 +179,6 @@ async function load(id: number, files: InputFile[], replace: boolean, window: An
     if (!(e instanceof CancelledError)) throw e;
     cancelled = true;
   } finally {
-    aborts.delete(id);
     pool?.close();
   }
   if (comparison) {
@@ -192,17 +191,12 @@ async function load(id: number, files: InputFile[], replace: boolean, window: An
   return { analysis: analyse(store, window), loadedFiles, cancelled };
 }
 
-async function handle(req: WorkerRequest): Promise<unknown> {
-  if (req.type === 'cancel') {
-    const controller = aborts.get(req.target);
-    controller?.abort();
-    return controller !== undefined;
-  }
+async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: AbortSignal): Promise<unknown> {
   const store = await ready;
   switch (req.type) {
     case 'load':
-      regrouping = req.regroup;
-      return load(req.id, req.files, req.replace, req.window, store);
+      if (!signal.aborted) regrouping = req.regroup;
+      return load(req.id, req.files, req.replace, req.window, store, signal);
     case 'regroup':
       regrouping = req.regroup;
       rebuild(store);
@@ -229,21 +223,20 @@ async function handle(req: WorkerRequest): Promise<unknown> {
   }
 }
 
-/**
- * Requests run one after another: a load awaits its file streams, and a clear or query arriving
- * meanwhile must not interleave with it. Only a cancel acts at once, on the request it names.
- */
-let queue: Promise<unknown> = Promise.resolve();
+/** Requests run one after another; a cancel acts at once on the request it names (see RequestQueue). */
+const requests = new RequestQueue();
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const req = event.data;
-  const run = () => {
+  if (req.type === 'cancel') {
+    post({ id: req.id, type: 'result', value: requests.cancel(req.target), elapsedMs: 0 });
+    return;
+  }
+  requests.enqueue(req.id, (signal) => {
     const t0 = performance.now();
-    return handle(req).then(
+    return handle(req, signal).then(
       (value) => post({ id: req.id, type: 'result', value, elapsedMs: performance.now() - t0 }),
       (e: unknown) => post({ id: req.id, type: 'error', message: e instanceof Error ? e.message : String(e) }),
     );
-  };
-  if (req.type === 'cancel') void run();
-  else queue = queue.then(run);
+  });
 };
