@@ -27,6 +27,9 @@ export class BucketSum {
   private slots = new Int32Array(INITIAL_CAPACITY);
   private used = 0;
 
+  /** The sum of the counts added since the last drain. */
+  total = 0;
+
   get size(): number {
     return this.used + this.denseUsed;
   }
@@ -63,6 +66,7 @@ export class BucketSum {
     for (let i = start; i < end; i++) {
       const count = n[i]!;
       if (count === 0) continue;
+      this.total += count;
       const k = index[i]!;
       if (k >= dense.length) {
         this.growDense(k);
@@ -102,6 +106,7 @@ export class BucketSum {
         continue;
       }
       const index = ((bucketIndex + 1) << subBucketHalfCountMagnitude) + (sub - subBucketHalfCount);
+      this.total += count;
       if (index >= this.dense.length) this.growDense(index);
       const before = this.dense[index]!;
       if (before === 0) this.useDenseSlot(index);
@@ -119,6 +124,7 @@ export class BucketSum {
     for (let i = start; i < end; i++) {
       const count = n[i]!;
       if (count === 0) continue;
+      this.total += count;
       const l = lo[i]!;
       const w = width === null ? 1 : width[i]!;
       const table = this.table;
@@ -168,6 +174,7 @@ export class BucketSum {
     }
     this.used = 0;
     this.denseUsed = 0;
+    this.total = 0;
     return { columns, length };
   }
 
@@ -186,6 +193,7 @@ export class BucketSum {
       this.dense[index] = 0;
     }
     this.denseUsed = 0;
+    this.total = 0;
     return { columns, length };
   }
 

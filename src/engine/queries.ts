@@ -1,7 +1,7 @@
 import { tableFromArrays } from 'apache-arrow';
 import { samePrecision } from '../model/hdr-layout.ts';
 import { countAtPercentile, max, mean, min, stdDeviation, valueAtRank } from '../model/hdr-stats.ts';
-import type { SparseHistogram } from '../model/types.ts';
+import type { HdrPrecision, SparseHistogram } from '../model/types.ts';
 import { BucketSum, bucketColumns, type BucketColumns } from './bucket-sum.ts';
 import type { Db } from './db.ts';
 import type { SeriesInfo, Store } from './store.ts';
@@ -114,32 +114,6 @@ function setSelection(db: Db, sel: Selection): void {
 const WHOLE_SERIES_SQL = `SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE FROM series_hist
   WHERE series_id IN (SELECT series_id FROM sel WHERE from_s IS NULL AND to_s IS NULL)`;
 
-/**
- * The selection's buckets summed per group and time bucket of $1 seconds (`tb`, the second
- * starting it), in (g, tb, lo, width) order: (g, tb, lo, width, n, raw), from the per-second rows
- * inside each series' window. Rows are summed per series first (`hs`), then regrouped: a series in
- * several groups costs one scan. Here, unlike for whole groups, SQL merges best: the rows per
- * (series, time bucket) are many and short.
- */
-const OVER_TIME_SQL = `
-  WITH x AS (
-    SELECT c.series_id, c.sec, c.lo, c.width, c.n
-    FROM (SELECT DISTINCT series_id, from_s, to_s FROM sel) ss JOIN cells c ON c.series_id = ss.series_id
-    WHERE (ss.from_s IS NULL OR c.sec >= ss.from_s) AND (ss.to_s IS NULL OR c.sec < ss.to_s)
-  ),
-  hs AS (
-    SELECT x.series_id, x.sec // $1::BIGINT * $1::BIGINT AS tb, x.lo, x.width, sum(x.n)::BIGINT AS n
-    FROM x WHERE x.sec IS NOT NULL
-    GROUP BY ALL
-  ),
-  h AS (
-    SELECT sel.g, hs.tb, hs.lo, hs.width, sum(hs.n)::BIGINT AS n, bool_and(s.source = 'raw') AS raw
-    FROM sel JOIN hs ON hs.series_id = sel.series_id JOIN series s ON s.series_id = sel.series_id
-    GROUP BY ALL
-  )
-  SELECT g::DOUBLE, tb::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE, raw::INTEGER::DOUBLE
-  FROM h WHERE n > 0 ORDER BY g, tb, lo, width`;
-
 /** Rebuild `series_hist` after loading: each series' buckets (or raw values) summed over all time. */
 export function refreshSeriesHistograms(db: Db): void {
   db.exec(`CREATE OR REPLACE TABLE series_hist AS
@@ -185,28 +159,71 @@ export function mergeHistograms(store: Store, sel: Selection, bucketS: number | 
   return bucketS === null ? mergeGroups(store, sel) : mergeOverTime(store, sel, bucketS);
 }
 
-/** Over time the per-second buckets are needed: they go into DuckDB for the selected series the first time. */
+/**
+ * Per time bucket of `bucketS` seconds (starting at multiples of it), each group's merged
+ * histogram, summed in the worker from its members' blocks and seconds as whole windows are. The
+ * per-second buckets of an hour of interval logs are tens of millions: putting them into DuckDB
+ * for a GROUP BY took 3.7-11 s and ~2 GB of its memory; summed by counts index here, each time
+ * bucket costs its members' few pieces.
+ */
 function mergeOverTime(store: Store, sel: Selection, bucketS: number): MergedHistogram[] {
-  store.ensureSecondsInDb(sel.seriesIds);
-  const [g, tb, lo, width, n, raw] = store.db.queryColumns(OVER_TIME_SQL, [bucketS]) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+  const windows = seriesWindows(sel);
   const out: MergedHistogram[] = [];
-  for (let start = 0; start < g.length; ) {
-    let end = start;
-    let total = 0;
-    let allRaw = true;
-    for (; end < g.length && g[end] === g[start] && tb[end] === tb[start]; end++) {
-      total += n[end] as number;
-      allRaw &&= raw[end] === 1;
+  let scratch = bucketColumns(1024);
+  for (const [g, ids] of groupMembers(sel, (id) => store.nextSecond(id, -Infinity) < Infinity)) {
+    const from = (id: number) => windows.get(id)?.from ?? -Infinity;
+    const to = (id: number) => windows.get(id)?.to ?? Infinity;
+    // The first second at or after `s` that some member has inside its window.
+    const next = (s: number) => Math.min(...ids.map((id) => {
+      const sec = store.nextSecond(id, Math.max(s, from(id)));
+      return sec < to(id) ? sec : Infinity;
+    }));
+    const precision = sharedPrecision(store, ids);
+    for (let sec = next(-Infinity); sec < Infinity; ) {
+      const tb = Math.floor(sec / bucketS) * bucketS;
+      groupSum.usePrecision(precision);
+      let raw = true;
+      for (const id of ids) {
+        const before = groupSum.total;
+        store.addRange(id, Math.max(tb, from(id)), Math.min(tb + bucketS, to(id)), groupSum);
+        // Raw only if every member with data in this bucket is.
+        if (groupSum.total > before) raw &&= store.series[id]?.source === 'raw';
+      }
+      if (groupSum.size > 0) {
+        const { columns, length } = groupSum.drain(scratch);
+        scratch = columns;
+        out.push({ g, tb, raw, histogram: sortedBuckets({ columns, start: 0, end: length }) });
+      }
+      sec = next(tb + bucketS);
     }
-    out.push({
-      g: g[start] as number,
-      tb: tb[start] as number,
-      raw: allRaw,
-      histogram: { lo: lo.subarray(start, end), width: width.subarray(start, end), count: n.subarray(start, end), totalCount: total },
-    });
-    start = end;
   }
   return out;
+}
+
+/**
+ * Each group's member series in group order, a series listed twice in a group twice (as any sum
+ * over the selection counts it), those `keep` refuses left out; groups left empty are left out.
+ */
+function groupMembers(sel: Selection, keep: (id: number) => boolean): [number, number[]][] {
+  const members = new Map<number, number[]>();
+  sel.seriesIds.forEach((id, i) => {
+    if (!keep(id)) return;
+    const g = sel.groups[i] as number;
+    const list = members.get(g);
+    if (list) list.push(id);
+    else members.set(g, [id]);
+  });
+  return [...members].sort(([a], [b]) => a - b);
+}
+
+/** The precision all of `ids` share, or null (they differ, or some are raw values): how to sum them. */
+function sharedPrecision(store: Store, ids: readonly number[]): HdrPrecision | null {
+  const first = store.series[ids[0] as number]?.precision ?? null;
+  const shared = first !== null && ids.every((id) => {
+    const p = store.series[id]?.precision;
+    return p !== null && p !== undefined && samePrecision(p, first);
+  });
+  return shared ? first : null;
 }
 
 /**
@@ -232,18 +249,8 @@ function mergeGroups(store: Store, sel: Selection): MergedHistogram[] {
     const { columns, length } = groupSum.drain(bucketColumns(groupSum.size));
     windows.set(id, { columns, start: 0, end: length });
   }
-  // A series listed twice in a group counts twice, as any sum over the selection would.
-  const members = new Map<number, number[]>();
-  sel.seriesIds.forEach((id, i) => {
-    if (!windows.has(id)) return;
-    const g = sel.groups[i] as number;
-    const list = members.get(g);
-    if (list) list.push(id);
-    else members.set(g, [id]);
-  });
   const out: MergedHistogram[] = [];
-  for (const g of [...members.keys()].sort((a, b) => a - b)) {
-    const ids = members.get(g) as number[];
+  for (const [g, ids] of groupMembers(sel, (id) => windows.has(id))) {
     const histogram = ids.length === 1 ? sortedBuckets(windows.get(ids[0] as number) as Buckets) : summed(store, ids, windows);
     if (histogram.lo.length > 0) out.push({ g, tb: 0, raw: ids.every((id) => store.series[id]?.source === 'raw'), histogram });
   }
@@ -293,12 +300,7 @@ const groupSum = new BucketSum();
 /** The bucket-wise sum of several series' buckets. */
 function summed(store: Store, ids: readonly number[], buckets: ReadonlyMap<number, Buckets>): SparseHistogram {
   // Dense summing needs one precision; a group mixing precisions (or raw values) uses the table.
-  const first = store.series[ids[0] as number]?.precision ?? null;
-  const shared = first !== null && ids.every((id) => {
-    const p = store.series[id]?.precision;
-    return p !== null && p !== undefined && samePrecision(p, first);
-  });
-  groupSum.usePrecision(shared ? first : null);
+  groupSum.usePrecision(sharedPrecision(store, ids));
   for (const id of ids) {
     const { columns, start, end } = buckets.get(id) as Buckets;
     groupSum.add(columns.lo, columns.width, columns.n, start, end);

@@ -1,14 +1,13 @@
 /**
  * DuckDB tables. Latency data is stored as histogram buckets (lo, width, n): an HdrHistogram bucket
- * covers lo..lo+width-1; a raw sample is a bucket of width 1. The same percentile SQL then serves
- * both, and merging is a GROUP BY over buckets — never an average of percentiles.
+ * covers lo..lo+width-1; a raw sample is a bucket of width 1. The same merge and percentile code
+ * then serves both, and merging is a sum over buckets — never an average of percentiles.
  *
  * Every interactive question (a time window, a time bucket of a chart) is asked in whole seconds.
- * The per-second buckets stay in the worker (SecondCells), which sums windows from them and from
- * its blocks; DuckDB holds them pre-merged per block of seconds (`blocks`, a few hundred thousand
- * rows instead of tens of millions) for whole-series sums, and gets the seconds themselves
- * (`cells`) only for the series a latency-over-time chart shows. Raw samples collapse to one
- * bucket per (second, latency value): exact, and far fewer rows than samples.
+ * The per-second buckets stay in the worker (SecondCells), which sums windows and time buckets
+ * from them and from its blocks; DuckDB holds them pre-merged per block of seconds (`blocks`, a
+ * few hundred thousand rows instead of tens of millions) for whole-series sums. Raw samples
+ * collapse to one bucket per (second, latency value): exact, and far fewer rows than samples.
  *
  * A new Store replaces the tables (one dataset per database).
  * Series metadata (run, client, operation, source file) lives in `series`; all names arrive as
@@ -38,15 +37,6 @@ export const SCHEMA_SQL = [
   `CREATE OR REPLACE TABLE blocks (
      series_id INTEGER NOT NULL,
      block_s BIGINT,
-     lo BIGINT NOT NULL,
-     width BIGINT NOT NULL,
-     n BIGINT NOT NULL
-   )`,
-  // Latency buckets per series and second, for the series a latency-over-time chart has needed
-  // them for; the worker holds them all (see SecondCells). Keyed like `blocks`.
-  `CREATE OR REPLACE TABLE cells (
-     series_id INTEGER NOT NULL,
-     sec BIGINT,
      lo BIGINT NOT NULL,
      width BIGINT NOT NULL,
      n BIGINT NOT NULL

@@ -6,8 +6,8 @@ import { bucketColumns, indexedColumns, type BucketSum } from './bucket-sum.ts';
  * A timed series' latency buckets second by second, as parsed, in second order. The worker keeps
  * these instead of putting every second into DuckDB: an hour of interval logs from 12 clients is
  * some 40 million per-second buckets, which would take DuckDB-WASM several seconds to take in.
- * DuckDB gets blocks pre-merged from them; the worker sums windows itself (TimeLevels), and the
- * seconds go into DuckDB only when a latency-over-time chart needs them.
+ * DuckDB gets blocks pre-merged from them; the worker sums windows and the time buckets of
+ * latency-over-time charts itself (TimeLevels).
  *
  * A *piece* is one interval histogram, or one second of raw counts; several pieces may share a
  * second. A bucket is keyed by its HdrHistogram counts index when the cells have a precision (as

@@ -103,10 +103,7 @@ export class Store {
    * reuses them, and the worker can build them while other files are still being parsed.
    */
   private readonly levelsBySeries = new WeakMap<HistogramSeries | RawSeries, TimeLevels>();
-  /** Series whose per-second buckets are in `cells` too. */
-  private readonly secondsInDb = new Set<number>();
-  private readonly blocks = new CellBatch(() => this.flushCells(this.blocks, 'blocks'));
-  private readonly cells = new CellBatch(() => this.flushCells(this.cells, 'cells'));
+  private readonly blocks = new CellBatch(() => this.flushBlocks());
   private readonly sum = new BucketSum();
   private intervals = this.emptyIntervals();
   private rawExtents = this.emptyRawExtents();
@@ -134,21 +131,12 @@ export class Store {
     this.levels.get(id)?.addRange(sum, a, z);
   }
 
-  /**
-   * Puts the per-second buckets of `seriesIds` into `cells` where they are not yet: for latency
-   * over time. Untimed raw samples go in with no second, as in `blocks`.
-   */
-  ensureSecondsInDb(seriesIds: Iterable<number>): void {
-    let added = false;
-    for (const id of seriesIds) {
-      const cells = this.levels.get(id)?.seconds;
-      if (!cells || this.secondsInDb.has(id)) continue;
-      this.secondsInDb.add(id);
-      added = true;
-      cells.forEachBounds(0, cells.pieces, (sec, lo, width, n, start, end) => this.cells.add(id, sec, lo, width, n, start, end));
-      if (cells.untimed) this.cells.add(id, Number.NaN, cells.untimed.value, null, cells.untimed.n, 0, cells.untimed.n.length);
-    }
-    if (added) this.flushCells(this.cells, 'cells');
+  /** The first second at or after `s` in which series `id` has data; Infinity when none (or no time). */
+  nextSecond(id: number, s: number): number {
+    const seconds = this.levels.get(id)?.seconds;
+    if (!seconds) return Infinity;
+    const k = seconds.firstAtOrAfter(s);
+    return k < seconds.pieces ? (seconds.secs[k] as number) : Infinity;
   }
 
   /** Builds what the worker keeps of a parsed file's timed series, ahead of loading it. */
@@ -208,12 +196,11 @@ export class Store {
 
   /** Forget everything loaded so far. */
   clear(): void {
-    for (const t of ['series', 'intervals', 'blocks', 'cells', 'raw_seconds', 'raw_extents']) this.db.exec(`DELETE FROM ${t}`);
+    for (const t of ['series', 'intervals', 'blocks', 'raw_seconds', 'raw_extents']) this.db.exec(`DELETE FROM ${t}`);
     refreshSeriesHistograms(this.db);
     this.runs = [];
     this.series = [];
     this.levels.clear();
-    this.secondsInDb.clear();
     this.version++;
   }
 
@@ -378,7 +365,7 @@ export class Store {
       );
       this.intervals = this.emptyIntervals();
     }
-    this.flushCells(this.blocks, 'blocks');
+    this.flushBlocks();
     if (this.rawSeconds.series.length > 0) {
       this.db.insert('raw_seconds', tableFromArrays({ series_id: this.rawSeconds.series.finish(), sec: this.rawSeconds.sec.finish(), n: this.rawSeconds.n.finish() }), false);
       this.rawSeconds = this.emptyRawSeconds();
@@ -393,18 +380,18 @@ export class Store {
     }
   }
 
-  /** Appends what `batch` has gathered to `table` (`blocks` or `cells`, whose second column is the second or block). */
-  private flushCells(batch: CellBatch, table: 'blocks' | 'cells'): void {
-    const taken = batch.take();
+  /** Appends the gathered blocks to `blocks`. */
+  private flushBlocks(): void {
+    const taken = this.blocks.take();
     if (!taken) return;
     // NaN marks a bucket with no time; DuckDB would refuse to cast it.
     const { untimed, series_id, sec, lo, width, n } = taken;
     const columns = { series_id, sec: int32IfExact(sec), lo: int32IfExact(lo), width: int32IfExact(width), n: int32IfExact(n) };
-    this.db.insert(untimed ? 'cells_staging' : table, tableFromArrays(columns), untimed);
+    this.db.insert(untimed ? 'blocks_staging' : 'blocks', tableFromArrays(columns), untimed);
     if (untimed) {
       this.db.exec(
-        `INSERT INTO ${table} SELECT series_id, CASE WHEN isnan(sec) THEN NULL ELSE sec END, lo, width, n FROM cells_staging;
-         DROP TABLE cells_staging`,
+        `INSERT INTO blocks SELECT series_id, CASE WHEN isnan(sec) THEN NULL ELSE sec END, lo, width, n FROM blocks_staging;
+         DROP TABLE blocks_staging`,
       );
     }
   }
