@@ -63,10 +63,11 @@ export class BucketSum {
       return;
     }
     let dense = this.dense;
+    let total = 0;
     for (let i = start; i < end; i++) {
       const count = n[i]!;
       if (count === 0) continue;
-      this.total += count;
+      total += count;
       const k = index[i]!;
       if (k >= dense.length) {
         this.growDense(k);
@@ -76,6 +77,7 @@ export class BucketSum {
       if (before === 0) this.useDenseSlot(k);
       dense[k] = before + count;
     }
+    this.total += total;
   }
 
   private useDenseSlot(index: number): void {
@@ -176,6 +178,16 @@ export class BucketSum {
     this.denseUsed = 0;
     this.total = 0;
     return { columns, length };
+  }
+
+  /**
+   * As drain, with the buckets in ascending lo, when all are of the sum's precision (their counts
+   * indices sorted: cheaper than sorting bounds). Null, and nothing drained, otherwise.
+   */
+  drainSorted(out: BucketColumns): { columns: BucketColumns; length: number } | null {
+    if (this.used > 0) return null;
+    this.denseSlots.subarray(0, this.denseUsed).sort();
+    return this.drain(out);
   }
 
   /**

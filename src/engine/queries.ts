@@ -169,7 +169,6 @@ export function mergeHistograms(store: Store, sel: Selection, bucketS: number | 
 function mergeOverTime(store: Store, sel: Selection, bucketS: number): MergedHistogram[] {
   const windows = seriesWindows(sel);
   const out: MergedHistogram[] = [];
-  let scratch = bucketColumns(1024);
   for (const [g, ids] of groupMembers(sel, (id) => store.nextSecond(id, -Infinity) < Infinity)) {
     const from = (id: number) => windows.get(id)?.from ?? -Infinity;
     const to = (id: number) => windows.get(id)?.to ?? Infinity;
@@ -190,9 +189,7 @@ function mergeOverTime(store: Store, sel: Selection, bucketS: number): MergedHis
         if (groupSum.total > before) raw &&= store.series[id]?.source === 'raw';
       }
       if (groupSum.size > 0) {
-        const { columns, length } = groupSum.drain(scratch);
-        scratch = columns;
-        out.push({ g, tb, raw, histogram: sortedBuckets({ columns, start: 0, end: length }) });
+        out.push({ g, tb, raw, histogram: drainHistogram() });
       }
       sec = next(tb + bucketS);
     }
@@ -305,9 +302,25 @@ function summed(store: Store, ids: readonly number[], buckets: ReadonlyMap<numbe
     const { columns, start, end } = buckets.get(id) as Buckets;
     groupSum.add(columns.lo, columns.width, columns.n, start, end);
   }
-  const { columns, length } = groupSum.drain(bucketColumns(groupSum.size));
-  return sortedBuckets({ columns, start: 0, end: length });
+  return drainHistogram();
 }
+
+/** Empties `groupSum` into a histogram in (lo, width) order. */
+function drainHistogram(): SparseHistogram {
+  const totalCount = groupSum.total;
+  const sorted = groupSum.drainSorted(drainScratch);
+  if (sorted === null) {
+    const drained = groupSum.drain(drainScratch);
+    drainScratch = drained.columns;
+    return sortedBuckets({ columns: drained.columns, start: 0, end: drained.length });
+  }
+  const { columns, length } = sorted;
+  drainScratch = columns;
+  // A sum holds no empty bucket.
+  return { lo: columns.lo.slice(0, length), width: columns.width.slice(0, length), count: columns.n.slice(0, length), totalCount };
+}
+
+let drainScratch = bucketColumns(1024);
 
 /** Buckets as a histogram in (lo, width) order, empty buckets left out. */
 function sortedBuckets({ columns: { lo, width, n }, start, end }: Buckets): SparseHistogram {

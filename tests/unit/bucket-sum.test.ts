@@ -114,6 +114,23 @@ describe('BucketSum', () => {
     expect(() => sum.drainIndexed(indexedColumns(1))).toThrow(/no counts index/);
   });
 
+  it('drains in ascending lo when every bucket is of its precision, and declines otherwise', () => {
+    const layout = hdrLayout({ significantDigits: 2, lowestDiscernibleValue: 1 });
+    const sum = new BucketSum();
+    sum.usePrecision(layout.precision);
+    const index = Int32Array.from([900, 3, 511, 256, 3, 40, 700]);
+    sum.addIndexed(layout, index, Float64Array.from(index, (_, i) => i + 1), 0, index.length);
+    expect(sum.total).toBe(28);
+    const sorted = sum.drainSorted(bucketColumns(1));
+    const lo = [...(sorted?.columns.lo.subarray(0, sorted.length) ?? [])];
+    expect(lo).toEqual([3, 40, 256, 511, 700, 900].map((k) => layout.valueFromIndex(k)));
+    expect([...(sorted?.columns.n.subarray(0, sorted.length) ?? [])]).toEqual([2 + 5, 6, 4, 3, 7, 1]);
+    expect([sum.size, sum.total]).toEqual([0, 0]);
+    sum.add(Float64Array.of(3.5), null, Float64Array.of(1), 0, 1);
+    expect(sum.drainSorted(bucketColumns(1))).toBeNull();
+    expect(sum.size).toBe(1);
+  });
+
   it('refuses a new precision while it holds buckets', () => {
     const sum = new BucketSum();
     sum.add(Float64Array.of(1), null, Float64Array.of(1), 0, 1);
