@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeHistogram, encodeHistogramV2Compressed } from '../src/model/hdr-codec.ts';
+import { decodeHistogram, decodeIndexedHistogram, encodeHistogramV2Compressed } from '../src/model/hdr-codec.ts';
 
 const corpus = join(import.meta.dirname, '..', 'tests', 'fixtures', 'corpus');
 
@@ -25,14 +25,14 @@ for (const file of logFiles(corpus)) {
     blobs.push(line.slice(line.lastIndexOf(',') + 1));
   }
 }
-const values = blobs.reduce((sum, blob) => sum + decodeHistogram(blob).histogram.totalCount, 0);
+const values = blobs.reduce((sum, blob) => sum + decodeIndexedHistogram(blob).histogram.totalCount, 0);
 console.log(`${blobs.length} histograms, ${(values / blobs.length).toFixed(0)} values each on average`);
 
 const seconds = Number(process.argv[2] ?? 5);
 
 function bench(label: string, set: string[]): void {
   // Warm-up passes so that the optimising compiler has seen the hot loops before timing starts.
-  for (let i = 0; i < 3; i++) for (const blob of set) decodeHistogram(blob);
+  for (let i = 0; i < 3; i++) for (const blob of set) decodeIndexedHistogram(blob);
   let decoded = 0;
   let buckets = 0;
   const start = performance.now();
@@ -40,7 +40,7 @@ function bench(label: string, set: string[]): void {
   const cpuStart = process.cpuUsage().user;
   let elapsed = 0;
   while (elapsed < seconds * 1000) {
-    for (const blob of set) buckets += decodeHistogram(blob).histogram.lo.length;
+    for (const blob of set) buckets += decodeIndexedHistogram(blob).histogram.count.length;
     decoded += set.length;
     elapsed = performance.now() - start;
   }
