@@ -25,13 +25,20 @@ export const STORAGE_SHARE = 0.75;
 
 /** The cells a parsed file adds to the engine. */
 export function cellsOf(file: ParsedFile): number {
-  let cells = 0;
-  for (const s of file.series) {
-    if (s.kind === 'histogram') for (const i of s.intervals) cells += i.histogram.count.length;
-    else if (s.kind === 'raw') cells += s.counts.value.length;
+  let cells = counted.get(file);
+  if (cells === undefined) {
+    cells = 0;
+    for (const s of file.series) {
+      if (s.kind === 'histogram') for (const i of s.intervals) cells += i.histogram.count.length;
+      else if (s.kind === 'raw') cells += s.counts.value.length;
+    }
+    counted.set(file, cells);
   }
   return cells;
 }
+
+/** Counted once per file: a load checks every file read so far as each new one arrives. */
+const counted = new WeakMap<ParsedFile, number>();
 
 export interface Capacity {
   cells: number;
