@@ -155,7 +155,6 @@ export interface MergedHistogram {
  * merged from them, so reading figures from it (again, for other percentiles) costs no query.
  */
 export function mergeHistograms(store: Store, sel: Selection, bucketS: number | null = null): MergedHistogram[] {
-  setSelection(store.db, sel);
   return bucketS === null ? mergeGroups(store, sel) : mergeOverTime(store, sel, bucketS);
 }
 
@@ -234,6 +233,7 @@ function mergeGroups(store: Store, sel: Selection): MergedHistogram[] {
   const series = seriesWindows(sel);
   const windows = new Map<number, Buckets>();
   if ([...series.values()].some((w) => w.from === null && w.to === null)) {
+    setSelection(store.db, sel);
     const rows = bySeries(store.db.queryColumns(WHOLE_SERIES_SQL) as [Float64Array, Float64Array, Float64Array, Float64Array]);
     for (const [id, slice] of rows.slices) windows.set(id, { columns: rows, ...slice });
   }
