@@ -109,9 +109,10 @@ async function readInput({ input, progress }: { input: InputFile; progress: File
   return { kind: 'file', outcome: await parse(input, signal, (p) => progress.report(p)) };
 }
 
-async function load(id: number, files: InputFile[], replace: boolean, window: AnalysisWindow, store: Store, signal: AbortSignal): Promise<LoadResult> {
+async function load({ id, files, replace, window, regroup }: Extract<WorkerRequest, { type: 'load' }>, store: Store, signal: AbortSignal): Promise<LoadResult> {
   // Cancelled while it waited behind another request: nothing read, nothing replaced.
   if (signal.aborted) return { analysis: analyse(store, window), loadedFiles: [], cancelled: true };
+  regrouping = regroup;
   if (replace) {
     parsed = [];
     fileErrors = [];
@@ -195,8 +196,7 @@ async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: A
   const store = await ready;
   switch (req.type) {
     case 'load':
-      if (!signal.aborted) regrouping = req.regroup;
-      return load(req.id, req.files, req.replace, req.window, store, signal);
+      return load(req, store, signal);
     case 'regroup':
       regrouping = req.regroup;
       rebuild(store);
