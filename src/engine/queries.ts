@@ -151,8 +151,8 @@ export interface MergedHistogram {
 
 /**
  * Every group's merged histogram (per time bucket when `bucketS` is given), in (g, tb) order, with
- * its buckets in (lo, width) order. Each histogram is a view into one set of typed arrays, or
- * merged from them, so reading figures from it (again, for other percentiles) costs no query.
+ * its buckets in (lo, width) order. Each histogram holds its own typed arrays, so reading figures
+ * from it (again, for other percentiles) costs no query.
  */
 export function mergeHistograms(store: Store, sel: Selection, bucketS: number | null = null): MergedHistogram[] {
   return bucketS === null ? mergeGroups(store, sel) : mergeOverTime(store, sel, bucketS);
@@ -336,7 +336,7 @@ function sortedBuckets({ columns: { lo, width, n }, start, end }: Buckets): Spar
     out.width[length] = width[r] as number;
     out.n[length] = count;
     total += count;
-    // Buckets of one value in two widths (a log whose precision changed): narrower first.
+    // Buckets of one value in two widths (series of different precision, or raw values): narrower first.
     for (let j = length; j > 0 && out.lo[j] === out.lo[j - 1] && (out.width[j] as number) < (out.width[j - 1] as number); j--) {
       for (const column of [out.width, out.n]) [column[j], column[j - 1]] = [column[j - 1] as number, column[j] as number];
     }

@@ -169,25 +169,15 @@ export class TimeLevels {
       const keyParts: (Int32Array | Float64Array)[] = [];
       const nParts: Float64Array[] = [];
       let length = 0;
-      let columns = bucketColumns(1024);
-      let indexed = indexedColumns(1024);
       sumPerBlock(finer, 0, finer.pieces, size, sum, (block) => {
         secs.push(block);
         starts.push(length);
-        if (finer.layout !== null) {
-          const drained = sum.drainIndexed(indexed);
-          indexed = drained.columns;
-          keyParts.push(indexed.index.slice(0, drained.length));
-          nParts.push(indexed.n.slice(0, drained.length));
-          length += drained.length;
-        } else {
-          // Exact values, summed as buckets of width 1.
-          const drained = sum.drain(columns);
-          columns = drained.columns;
-          keyParts.push(columns.lo.slice(0, drained.length));
-          nParts.push(columns.n.slice(0, drained.length));
-          length += drained.length;
-        }
+        const blockSize = sum.size;
+        // Counts indices, or exact values (summed as buckets of width 1).
+        const { columns } = finer.layout !== null ? sum.drainIndexed(indexedColumns(blockSize)) : sum.drain(bucketColumns(blockSize));
+        keyParts.push('index' in columns ? columns.index : columns.lo);
+        nParts.push(columns.n);
+        length += blockSize;
       });
       starts.push(length);
       const keys = finer.layout !== null ? concat(keyParts as Int32Array[], new Int32Array(length)) : concat(keyParts as Float64Array[], new Float64Array(length));

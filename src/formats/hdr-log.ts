@@ -54,7 +54,7 @@ function microsAt(line: string, a: number, b: number): number | null {
 }
 /**
  * Buckets a file may keep: this many per character read, plus a floor. DEFLATE lets a line of a
- * few KB inflate to millions of one-count buckets (24 bytes each once decoded), so a small crafted
+ * few KB inflate to millions of one-count buckets (12 bytes each once decoded), so a small crafted
  * log could demand gigabytes. Real logs keep under one bucket per character (the corpus: at most
  * 0.74 on a line, 0.51 over a file); the floor leaves room for small synthetic files.
  */
