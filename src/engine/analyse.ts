@@ -6,6 +6,7 @@ import { snapshotLevel, type LinkLevel, type SnapshotRun } from '../state/snapsh
 import type { Db } from './db.ts';
 import { countsPerSecond, type SecondCounts } from './queries.ts';
 import { Store } from './store.ts';
+import { timelineSeries } from './timeline-series.ts';
 import { summarizeRuns, type RunSummary, type SummaryOptions } from './summary.ts';
 
 /**
@@ -52,9 +53,7 @@ export const MAX_TIMELINE_BUCKETS = 100_000;
 
 /** Dense arrays for each group, from its first to its last second, bucketed to at most MAX_TIMELINE_BUCKETS entries. */
 export function throughputSeries(store: Store, seriesFilter: (runId: number) => boolean = () => true): Map<number, ThroughputSeries> {
-  const timed = store.series.filter(
-    (s) => seriesFilter(s.runId) && (s.source === 'histogram' || s.source === 'raw') && (s.kind === 'op' || s.kind === 'failed') && s.timeBase !== null,
-  );
+  const timed = timelineSeries(store.series.filter((s) => seriesFilter(s.runId)));
   const rows = countsPerSecond(store.db, { seriesIds: timed.map((s) => s.id), groups: timed.map((s) => s.runId) });
   const byGroup = new Map<number, SecondCounts[]>();
   for (const r of rows) {

@@ -1,6 +1,7 @@
 import { countsPerSecond, groupSummaries, runExtents, mergeHistograms, summariesAt, type MergedHistogram, type Selection } from './queries.ts';
 import type { AnalysisWindow } from './protocol.ts';
 import type { SeriesInfo, Store } from './store.ts';
+import { timelineSeries } from './timeline-series.ts';
 import { windowBounds } from './summary.ts';
 
 /**
@@ -90,7 +91,8 @@ export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
   const db = store.db;
   if (q.kind === 'throughput-over-time') {
     // Failed operations are shown under the operation they belong to (READ-FAILED → READ).
-    const series = timedSeries(store, q.runIds, (s) => s.kind === 'op' || s.kind === 'failed');
+    const runs = new Set(q.runIds);
+    const series = timelineSeries(store.series.filter((s) => runs.has(s.runId)));
     const { sel, keys } = groupByRunOp(series, (s) => s.op.replace(/-FAILED$/i, ''));
     const { bucketS, startS } = bucketFor(store, series, q.maxPoints);
     const rows = countsPerSecond(db, sel, bucketS);

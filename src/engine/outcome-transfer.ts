@@ -48,6 +48,7 @@ export function packOutcome(outcome: FileOutcome): { packed: PackedOutcome; tran
         return s;
       case 'distribution':
       case 'summary':
+      case 'intervals':
         // Plain numbers and objects only.
         return s;
     }

@@ -5,6 +5,7 @@ import { opKind } from '../model/naming.ts';
 import type {
   DistributionSeries,
   HdrPrecision,
+  IntervalSummarySeries,
   HistogramSeries,
   LatencyUnit,
   OpKind,
@@ -22,7 +23,8 @@ import { refreshSeriesHistograms } from './queries.ts';
 import { SCHEMA_SQL } from './schema.ts';
 import { SecondCells, TimeLevels } from './second-cells.ts';
 
-export type SeriesSource = 'histogram' | 'raw' | 'distribution' | 'summary';
+/** Where a series' figures come from; 'intervals': a producer's periodic report (see IntervalSummarySeries). */
+export type SeriesSource = 'histogram' | 'raw' | 'distribution' | 'summary' | 'intervals';
 
 /** What the engine knows about one latency series; the bulk data sits in DuckDB. */
 export interface SeriesInfo {
@@ -41,6 +43,8 @@ export interface SeriesInfo {
   /** Summaries and distributions have no rows in DuckDB; they are kept as parsed. */
   summary?: SummarySeries;
   distribution?: DistributionSeries;
+  /** A periodic report: its counts are in `intervals` (throughput), its figures kept as parsed. */
+  periodic?: IntervalSummarySeries;
   /** 'timeline': counts per second only (a comparison's throughput), not latency data. */
   role?: 'timeline';
   /** Naive per-client figures carried by a comparison, which has no per-client data. */
@@ -233,7 +237,7 @@ export class Store {
             file,
             unit: data.unit,
             precision: data.kind === 'histogram' ? data.precision : data.kind === 'distribution' ? data.precision : null,
-            timeBase: data.kind === 'histogram' ? data.timeBase : data.kind === 'raw' ? 'absolute' : null,
+            timeBase: data.kind === 'histogram' || data.kind === 'intervals' ? data.timeBase : data.kind === 'raw' ? 'absolute' : null,
             count: 0,
           };
           if (data.kind === 'histogram') {
@@ -264,6 +268,15 @@ export class Store {
           } else if (data.kind === 'distribution') {
             info.distribution = data;
             info.count = data.totalCount;
+          } else if (data.kind === 'intervals') {
+            for (const row of data.rows) {
+              this.intervals.series.push(info.id);
+              this.intervals.start.push(row.startUs);
+              this.intervals.length.push(row.lengthUs);
+              this.intervals.n.push(row.count);
+              info.count += row.count;
+            }
+            info.periodic = data;
           } else {
             info.summary = data;
             info.count = data.count;

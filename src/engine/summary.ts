@@ -5,6 +5,7 @@ import type { OpKind } from '../model/types.ts';
 import { figuresOnlyMoments } from '../state/figures-only.ts';
 import { groupSummaries, runExtents, type GroupSummary, type Selection } from './queries.ts';
 import type { RunInfo, SeriesInfo, SeriesSource, Store } from './store.ts';
+import { timelineSeries } from './timeline-series.ts';
 
 /**
  * Per run and operation: the merged figures across clients, computed the only correct way
@@ -76,7 +77,8 @@ export interface RunSummary {
   ops: Record<string, OpSummary>;
 }
 
-const SOURCE_PREFERENCE: readonly SeriesSource[] = ['raw', 'histogram', 'distribution', 'summary'];
+/** A tool's whole-run summary before its periodic report: its percentiles are of the whole run. */
+const SOURCE_PREFERENCE: readonly SeriesSource[] = ['raw', 'histogram', 'distribution', 'summary', 'intervals'];
 
 function emptyFigures(count: number): Figures {
   return { count, mean: null, stddev: null, min: null, max: null, p50: null, p90: null, p95: null, p99: null, 'p99.9': null, 'p99.99': null };
@@ -123,9 +125,31 @@ function figuresFromSummary(s: SeriesInfo): Figures {
   if (!sum) return emptyFigures(0);
   const f = emptyFigures(sum.count);
   f.mean = sum.mean;
+  f.stddev = sum.stddev ?? null;
   f.min = sum.min;
   f.max = sum.max;
   for (const k of PERCENTILE_KEYS) f[k] = sum.percentiles[k] ?? null;
+  return f;
+}
+
+/**
+ * A producer's periodic report: count, min and max are exact; the mean is exact when every
+ * non-empty interval has one (a count-weighted mean); a percentile over all intervals lies between
+ * the smallest and the largest of the intervals' own values for it, so that is what is given.
+ */
+function figuresFromIntervals(s: SeriesInfo): Figures {
+  const rows = (s.periodic?.rows ?? []).filter((r) => r.count > 0);
+  const f = emptyFigures(rows.reduce((a, r) => a + r.count, 0));
+  if (rows.length === 0) return f;
+  if (rows.every((r) => r.mean !== null)) f.mean = rows.reduce((a, r) => a + (r.mean as number) * r.count, 0) / f.count;
+  if (rows.every((r) => r.min !== null)) f.min = Math.min(...rows.map((r) => r.min as number));
+  if (rows.every((r) => r.max !== null)) f.max = Math.max(...rows.map((r) => r.max as number));
+  const bounds: NonNullable<Figures['bounds']> = {};
+  for (const k of PERCENTILE_KEYS) {
+    const values = rows.map((r) => r.percentiles[k]);
+    if (values.every((v): v is number => v !== undefined)) bounds[k] = { min: Math.min(...values), max: Math.max(...values) };
+  }
+  f.bounds = bounds;
   return f;
 }
 
@@ -196,6 +220,7 @@ function mergeRefusal(list: readonly SeriesInfo[]): string | null {
   if (sources.size > 1) return `clients mix ${[...sources].join(' and ')} data; only bounds can be given`;
   const source = list[0]?.source;
   if (source === 'summary') return 'only per-client summaries exist: percentiles cannot be merged, only bounded';
+  if (source === 'intervals') return 'only per-interval summaries exist: percentiles over several intervals cannot be merged, only bounded';
   if (source === 'distribution') return list.length > 1 ? 'percentile distributions cannot be merged, only bounded' : null;
   const units = new Set(list.map((s) => s.unit));
   if (units.size > 1) return `clients record in different units (${[...units].join(', ')})`;
@@ -242,8 +267,7 @@ function withCarriedMoments(f: Figures, m: MergeGroup): Figures {
 
 /** Each run's extent: every op/failed series with time, whatever was chosen for latency. */
 function extentsByRun(store: Store) {
-  const timed = store.series.filter((s) => dbBacked(s) && (s.kind === 'op' || s.kind === 'failed'));
-  return new Map(runExtents(store, timed).map((e) => [e.g, e]));
+  return new Map(runExtents(store, timelineSeries(store.series)).map((e) => [e.g, e]));
 }
 
 /**
@@ -303,6 +327,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
           const { figures, exact } = figuresFromDistribution(s);
           return { client: s.client, file: s.file, source: s.source, exact, ...figures };
         }
+        if (s.source === 'intervals') return { client: s.client, file: s.file, source: s.source, exact: false, ...figuresFromIntervals(s) };
         return { client: s.client, file: s.file, source: s.source, exact: false, ...figuresFromSummary(s) };
       });
       const source = new Set(m.series.map((s) => s.source)).size === 1 ? (m.series[0]?.source ?? 'summary') : 'mixed';

@@ -14,27 +14,22 @@ export interface FileReport {
 }
 
 export function fileReport(f: ParsedFile): FileReport {
-  let kept = 0;
-  let unit: FileReport['unit'] = 'lines';
-  switch (f.format) {
-    case 'hdr-log':
-      unit = 'intervals';
-      for (const s of f.series) if (s.kind === 'histogram') kept += s.intervals.length;
-      break;
-    case 'ycsb-raw':
-    case 'generic-csv':
-      unit = 'samples';
-      for (const s of f.series) if (s.kind === 'raw') kept += s.samples;
-      break;
-    case 'hgrm':
-      unit = 'rows';
-      for (const s of f.series) if (s.kind === 'distribution') kept += s.rows.length;
-      break;
-    case 'ycsb-text':
-      kept = f.lines - f.skippedLines;
-      break;
+  // What a file holds decides how it is counted, whichever producer wrote it: interval histograms
+  // and periodic report rows are intervals, raw files samples, percentile distributions rows.
+  let intervals = 0;
+  let samples = 0;
+  let rows = 0;
+  for (const s of f.series) {
+    if (s.kind === 'histogram') intervals += s.intervals.length;
+    else if (s.kind === 'intervals') intervals += s.rows.length;
+    else if (s.kind === 'raw') samples += s.samples;
+    else if (s.kind === 'distribution') rows += s.rows.length;
   }
-  return { path: f.path, format: f.format, kept, unit, skipped: f.skippedLines, problems: f.errors.length };
+  const base = { path: f.path, format: f.format, skipped: f.skippedLines, problems: f.errors.length };
+  if (samples > 0 || f.series.some((s) => s.kind === 'raw') || f.format === 'ycsb-raw' || f.format === 'generic-csv') return { ...base, kept: samples, unit: 'samples' };
+  if (intervals > 0 || f.format === 'hdr-log') return { ...base, kept: intervals, unit: 'intervals' };
+  if (rows > 0 || f.format === 'hgrm') return { ...base, kept: rows, unit: 'rows' };
+  return { ...base, kept: f.lines - f.skippedLines, unit: 'lines' };
 }
 
 /** "25 of 27 intervals loaded" — or "all 27 intervals loaded". */

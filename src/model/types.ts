@@ -7,14 +7,34 @@
  * module only has to describe what is inside one file.
  */
 
-/** Which input format module read a file. */
-export type FormatId =
-  | 'hdr-log'
-  | 'hgrm'
-  | 'ycsb-raw'
+/**
+ * Which input format module read a file. The generic formats are named after what they are; a
+ * producer's own outputs (text, CSV, JSON, HdrHistogram logs it tags its own way) after the producer,
+ * whichever of its files it is: `summarize --json` reports this as `files[].format`.
+ */
+export const FORMAT_IDS = [
+  'hdr-log',
+  'hgrm',
+  'ycsb-raw',
   /** YCSB stdout (summary) and/or stderr (command line, status lines): often redirected into one file. */
-  | 'ycsb-text'
-  | 'generic-csv';
+  'ycsb-text',
+  'generic-csv',
+  'cassandra-stress',
+  'scylla-bench',
+  'nosqlbench',
+  'memtier',
+  'pgbench',
+  'sysbench',
+  'go-ycsb',
+  'redis-benchmark',
+  'k6',
+  'jmeter',
+  'gatling',
+  'wrk',
+  'vegeta',
+  'locust',
+] as const;
+export type FormatId = (typeof FORMAT_IDS)[number];
 
 /** Time unit of recorded latency values. */
 export type LatencyUnit = 'ns' | 'us' | 'ms' | 's';
@@ -123,11 +143,13 @@ export interface DistributionSeries extends SeriesBase {
   max: number | null;
 }
 
-/** A summary with no underlying samples (YCSB's stdout block for one operation). */
+/** A summary with no underlying samples (YCSB's stdout block for one operation, a tool's final report). */
 export interface SummarySeries extends SeriesBase {
   kind: 'summary';
   count: number;
   mean: number | null;
+  /** Standard deviation when the producer printed it (or its sums give it exactly). */
+  stddev?: number | null;
   min: number | null;
   max: number | null;
   /** Percentile label ('p95', 'p99.9', …) to value, as the producer printed it. */
@@ -136,7 +158,40 @@ export interface SummarySeries extends SeriesBase {
   returns: Record<string, number>;
 }
 
-export type LatencySeries = HistogramSeries | RawSeries | DistributionSeries | SummarySeries;
+/**
+ * One interval of a producer's own periodic report (cassandra-stress's and scylla-bench's rows,
+ * sysbench's `[ 10s ]` lines, pgbench's aggregated log, memtier's per-second JSON, Locust's stats
+ * history): the count is exact, and so are min, max and a mean from sums; its percentiles are the
+ * tool's own, of that interval only.
+ */
+export interface IntervalSummaryRow {
+  /** Interval start: epoch µs when the series' `timeBase` is 'absolute', else µs since the run's start. */
+  startUs: number;
+  lengthUs: number;
+  /** Operations completed in the interval (for a `-FAILED` series: failed ones). */
+  count: number;
+  mean: number | null;
+  stddev: number | null;
+  min: number | null;
+  max: number | null;
+  /** Percentile label ('p50', 'p95', 'p99.9', …) to value, as the producer printed it (in `unit`). */
+  percentiles: Record<string, number>;
+  /** 1-based line number in the source file. */
+  line: number;
+}
+
+/**
+ * A producer's periodic report for one operation: throughput over time is exact from it; a
+ * percentile over several intervals (or clients) is only bounded by the intervals' own values
+ * (the p-quantile of a union lies between the smallest and the largest p-quantile of its parts).
+ */
+export interface IntervalSummarySeries extends SeriesBase {
+  kind: 'intervals';
+  timeBase: 'absolute' | 'relative';
+  rows: IntervalSummaryRow[];
+}
+
+export type LatencySeries = HistogramSeries | RawSeries | DistributionSeries | SummarySeries | IntervalSummarySeries;
 
 /** A YCSB client's parsed command line (echoed as the first stderr line, or recovered from paths). */
 export interface YcsbCommandLine {
@@ -189,6 +244,11 @@ export interface ParsedFile {
   overall?: OverallSummary;
   status?: StatusPoint[];
   /**
+   * What the producer says about itself and the run (non-YCSB tools): its version, the command
+   * line or settings it echoes, in its own words. Shown as the run's provenance.
+   */
+  producer?: ProducerInfo;
+  /**
    * A client name the file's content states (e.g. the prefix in YCSB's `hdrhistogram.output.path`);
    * grouping falls back to the file name when absent.
    */
@@ -198,6 +258,15 @@ export interface ParsedFile {
   skippedLines: number;
   /** Total lines read. */
   lines: number;
+}
+
+export interface ProducerInfo {
+  tool: string;
+  version?: string;
+  /** The command line or settings header as the tool printed it. */
+  command?: string;
+  /** Named settings the tool printed (threads, rate, duration, …), as text. */
+  settings?: Record<string, string>;
 }
 
 /** Labels of an operation name: what it measures and whether it counts as throughput. */

@@ -203,6 +203,7 @@ export function sizeOf(f: ParsedFile): { buckets: number; items: number } {
       for (const i of s.intervals) buckets += i.histogram.count.length;
     } else if (s.kind === 'raw') items += s.counts.value.length;
     else if (s.kind === 'distribution') items += s.rows.length;
+    else if (s.kind === 'intervals') for (const r of s.rows) items += 1 + Object.keys(r.percentiles).length;
     else items += Object.keys(s.percentiles).length + Object.keys(s.returns).length;
   }
   return { buckets, items };
@@ -255,6 +256,15 @@ function checkSeries(s: LatencySeries, where: string): void {
     must(s.totalCount === prev?.totalCount, `${where}: totalCount ${s.totalCount}`);
     // Latencies and their spread are never negative; a footer saying so is damaged.
     must([s.mean, s.stddev, s.max].every((v) => v === null || (Number.isFinite(v) && v >= 0)), `${where}: footer figures ${s.mean}/${s.stddev}/${s.max}`);
+  } else if (s.kind === 'intervals') {
+    for (const r of s.rows) {
+      const at = `${where}: interval at line ${r.line}`;
+      must(Number.isSafeInteger(r.startUs) && Number.isSafeInteger(r.lengthUs) && r.lengthUs >= 0, `${at}: start/length ${r.startUs}/${r.lengthUs}`);
+      must(count(r.count), `${at}: count ${r.count}`);
+      // Latencies and their spread are never negative.
+      must([r.mean, r.stddev, r.min, r.max].every((v) => v === null || (Number.isFinite(v) && v >= 0)), `${at}: mean/stddev/min/max`);
+      must(Object.values(r.percentiles).every((v) => Number.isFinite(v) && v >= 0), `${at}: percentiles`);
+    }
   } else {
     must(count(s.count), `${where}: count ${s.count}`);
     must(finiteOrNull(s.mean) && finiteOrNull(s.min) && finiteOrNull(s.max), `${where}: mean/min/max`);
@@ -319,8 +329,10 @@ export function records(o: FileOutcome): string[] {
     } else if (s.kind === 'distribution') {
       for (const r of s.rows) out.push(`D|${id}|${r.value}|${r.percentile}|${r.totalCount}`);
       out.push(`DF|${id}|${s.mean}|${s.stddev}|${s.max}|${JSON.stringify(s.precision)}`);
+    } else if (s.kind === 'intervals') {
+      for (const r of s.rows) out.push(`I|${id}|${s.timeBase}|${r.startUs}|${r.lengthUs}|${r.count}|${r.mean}|${r.stddev}|${r.min}|${r.max}|${JSON.stringify(r.percentiles)}`);
     } else {
-      out.push(`S|${id}|${s.count}|${s.mean}|${s.min}|${s.max}`);
+      out.push(`S|${id}|${s.count}|${s.mean}|${s.stddev ?? null}|${s.min}|${s.max}`);
       for (const [k, v] of Object.entries(s.percentiles)) out.push(`SP|${id}|${k}|${v}`);
       for (const [k, v] of Object.entries(s.returns)) out.push(`SR|${id}|${k}|${v}`);
     }
@@ -329,6 +341,7 @@ export function records(o: FileOutcome): string[] {
   if (o.commandLine) out.push(`C|${JSON.stringify(o.commandLine)}`);
   if (o.overall) out.push(`O|${JSON.stringify(o.overall)}`);
   if (o.clientHint !== undefined) out.push(`CH|${o.clientHint}`);
+  if (o.producer) out.push(`P|${JSON.stringify(o.producer)}`);
   return out;
 }
 
