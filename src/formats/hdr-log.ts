@@ -1,7 +1,7 @@
 import { decodeIndexedHistogram, HdrDecodeError } from '../model/hdr-codec.ts';
 import { baseName, splitClientAndOp, withoutCompression } from '../model/naming.ts';
 import { secondsToMicros } from '../model/numbers.ts';
-import type { HistogramSeries, ParsedFile } from '../model/types.ts';
+import type { FormatId, HistogramSeries, LatencyUnit, ParsedFile, ProducerInfo } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 
 /**
@@ -67,6 +67,18 @@ function headerSeconds(line: string, tag: string): number | null {
   return secondsToMicros(token);
 }
 
+/** How a producer's HdrHistogram logs differ from a plain log: its name, its tags, its unit. */
+export interface HdrLogDialect {
+  format: FormatId;
+  /** The operation a tag stands for (cassandra-stress `WRITE-st` → `WRITE`); the tag itself when absent. */
+  opOfTag?: (tag: string) => string;
+  /** The unit the producer records in; µs when absent (YCSB, HdrHistogram's tools). */
+  unit?: LatencyUnit;
+  producer?: ProducerInfo;
+}
+
+const PLAIN_LOG: HdrLogDialect = { format: 'hdr-log' };
+
 class HdrLogParser implements LineParser {
   private readonly issues: IssueLog;
   private startTimeUs: number | null = null;
@@ -81,7 +93,10 @@ class HdrLogParser implements LineParser {
   private chars = 0;
   private buckets = 0;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    private readonly dialect: HdrLogDialect = PLAIN_LOG,
+  ) {
     this.issues = new IssueLog(path);
   }
 
@@ -170,13 +185,13 @@ class HdrLogParser implements LineParser {
       this.issues.skip(lineNo, `interval start ${line.slice(from, c1).slice(0, 40)} s after the base time is beyond 2^53 µs`, 'StartTimestamp');
       return;
     }
-    const op = tag ?? this.untaggedOp();
+    const op = tag !== null ? (this.dialect.opOfTag?.(tag) ?? tag) : this.untaggedOp();
     let series = this.byTag.get(op);
     if (!series) {
       series = {
         kind: 'histogram',
         op,
-        unit: 'us',
+        unit: this.dialect.unit ?? 'us',
         precision: decoded.precision,
         timeBase: origin.absolute ? 'absolute' : 'relative',
         intervals: [],
@@ -225,7 +240,8 @@ class HdrLogParser implements LineParser {
     }
     return {
       path: this.path,
-      format: 'hdr-log',
+      format: this.dialect.format,
+      ...(this.dialect.producer ? { producer: this.dialect.producer } : {}),
       series: [...this.byTag.values()],
       errors: this.issues.errors,
       skippedLines: this.issues.skippedLines,
@@ -234,25 +250,42 @@ class HdrLogParser implements LineParser {
   }
 }
 
+/** How much `head` looks like an HdrHistogram interval log (see `hdrLogFormat.detect`). */
+export function hdrLogScore(head: string, fileName: string): number {
+  // Score by the share of lines that fit: a README quoting a log line is not a log.
+  const lines = head.split('\n', 200).filter((l) => l.trim().length > 0);
+  if (lines.length === 0) return 0;
+  let dataLines = 0;
+  let fitting = 0;
+  for (const l of lines) {
+    if (/^(Tag=[^,]*,)?[\d.]+,[\d.]+,[\d.eE+-]+,HIST[A-Za-z0-9+/]/.test(l)) {
+      dataLines++;
+      fitting++;
+    } else if (l.startsWith('#') || l.startsWith('"StartTimestamp"')) fitting++;
+  }
+  const share = fitting / lines.length;
+  if (dataLines > 0 && share > 0.9) return 1;
+  if (share > 0.9 && /^#\[(Histogram log format version|StartTime:|BaseTime:|Logging for:)/m.test(head)) return 0.8;
+  return /\.(hdr|hlog)(\.gz)?$/i.test(fileName) && share > 0.5 ? 0.3 : 0;
+}
+
 export const hdrLogFormat: FormatModule = {
   id: 'hdr-log',
   label: 'HdrHistogram interval log',
-  detect(head, fileName) {
-    // Score by the share of lines that fit: a README quoting a log line is not a log.
-    const lines = head.split('\n', 200).filter((l) => l.trim().length > 0);
-    if (lines.length === 0) return 0;
-    let dataLines = 0;
-    let fitting = 0;
-    for (const l of lines) {
-      if (/^(Tag=[^,]*,)?[\d.]+,[\d.]+,[\d.eE+-]+,HIST[A-Za-z0-9+/]/.test(l)) {
-        dataLines++;
-        fitting++;
-      } else if (l.startsWith('#') || l.startsWith('"StartTimestamp"')) fitting++;
-    }
-    const share = fitting / lines.length;
-    if (dataLines > 0 && share > 0.9) return 1;
-    if (share > 0.9 && /^#\[(Histogram log format version|StartTime:|BaseTime:|Logging for:)/m.test(head)) return 0.8;
-    return /\.(hdr|hlog)(\.gz)?$/i.test(fileName) && share > 0.5 ? 0.3 : 0;
-  },
+  detect: hdrLogScore,
   createParser: (path) => new HdrLogParser(path),
 };
+
+/**
+ * A producer's HdrHistogram logs, read as any log and reported under the producer's name. `owns`
+ * says from the content (tags, header comments) or the name that the producer wrote the log; such a
+ * module scores like `hdr-log` and stands before it in the registry, so it wins where it owns a file.
+ */
+export function producerHdrLog(label: string, dialect: HdrLogDialect, owns: (head: string, fileName: string) => boolean): FormatModule {
+  return {
+    id: dialect.format,
+    label,
+    detect: (head, fileName) => (owns(head, fileName) ? hdrLogScore(head, fileName) : 0),
+    createParser: (path) => new HdrLogParser(path, dialect),
+  };
+}

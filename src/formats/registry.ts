@@ -8,8 +8,15 @@ import { ByteLineSplitter, InputError, InputPipeline, LineSplitter, type ByteLin
 import { ycsbRawFormat } from './ycsb-raw.ts';
 import { ycsbTextFormat } from './ycsb-text.ts';
 
+/**
+ * A producer's own formats (one module per producer, `src/formats/<producer>.ts`). They come
+ * before the generic readers: where a producer's file also fits a generic one (its HdrHistogram
+ * logs, its CSV), the producer's module claims it with the same score and, being first, wins.
+ */
+const PRODUCER_FORMATS: readonly FormatModule[] = [];
+
 /** Every input format. Adding a format = one module here + its fixtures and tests. */
-export const FORMATS: readonly FormatModule[] = [hdrLogFormat, hgrmFormat, ycsbRawFormat, ycsbTextFormat, genericCsvFormat];
+export const FORMATS: readonly FormatModule[] = [...PRODUCER_FORMATS, hdrLogFormat, hgrmFormat, ycsbRawFormat, ycsbTextFormat, genericCsvFormat];
 
 /** Text examined for detection. */
 export const HEAD_CHARS = 64 * 1024;

@@ -23,7 +23,7 @@ export interface Generated {
   path: string;
   text: string;
   /** What the parse must equal (compared field by field with toEqual). */
-  expected: Pick<ParsedFile, 'format' | 'series'> & Partial<Pick<ParsedFile, 'status' | 'overall' | 'commandLine' | 'clientHint'>>;
+  expected: Pick<ParsedFile, 'format' | 'series'> & Partial<Pick<ParsedFile, 'status' | 'overall' | 'commandLine' | 'clientHint' | 'producer'>>;
   /** File-level notes (line 0) the parse must carry, in order; no other error is allowed. */
   notes: RegExp[];
 }

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, it } from 'vitest';
 import type { FailedFile, FileOutcome, ReadOptions } from '../../../src/formats/registry.ts';
 import { HdrLayout } from '../../../src/model/hdr-layout.ts';
-import type { LatencySeries, ParsedFile } from '../../../src/model/types.ts';
+import type { FormatId, LatencySeries, ParsedFile } from '../../../src/model/types.ts';
 import { sampleRecords } from '../../helpers/raw-samples.ts';
 
 /**
@@ -22,7 +22,8 @@ export const FUZZ_RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? '') || 10);
 // (`npm run fuzz`) explores with fresh seeds, and FUZZ_SEED replays any run.
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env.FUZZ_RUNS ? undefined : 20261121;
 
-export type FormatTag = 'hdr-log' | 'hgrm' | 'ycsb-raw' | 'ycsb-text' | 'generic-csv' | 'input';
+/** A format module's id, or the byte layer under all of them. */
+export type FormatTag = FormatId | 'input';
 
 /** Cases of a property: FUZZ_RUNS × weight, at most `max` (for cases that each cost megabytes). */
 export interface Runs {

@@ -22,6 +22,7 @@ function expectRoundTrip(g: Generated, outcome: FileOutcome): void {
   expect(f.overall).toEqual(g.expected.overall);
   expect(f.commandLine).toEqual(g.expected.commandLine);
   expect(f.clientHint).toEqual(g.expected.clientHint);
+  expect(f.producer).toEqual(g.expected.producer);
   expect(f.errors.map((e) => e.line)).toEqual(g.notes.map(() => 0));
   g.notes.forEach((note, i) => expect(f.errors[i]?.message).toMatch(note));
   expect(f.skippedLines).toBe(0);
