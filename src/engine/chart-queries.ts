@@ -2,6 +2,8 @@ import { countsPerSecond, groupSummaries, runExtents, mergeHistograms, summaries
 import type { AnalysisWindow } from './protocol.ts';
 import type { SeriesInfo, Store } from './store.ts';
 import { timelineSeries } from './timeline-series.ts';
+import { toMicros } from '../model/numbers.ts';
+import type { LatencyUnit } from '../model/types.ts';
 import { windowBounds } from './summary.ts';
 
 /**
@@ -44,10 +46,17 @@ function timedSeries(store: Store, runIds: readonly number[], filter: (s: Series
   return store.series.filter((s) => runs.has(s.runId) && (s.source === 'histogram' || s.source === 'raw') && s.timeBase !== null && filter(s));
 }
 
+/** What a group stands for: its run and operation, and the unit its series record latency in. */
+interface GroupKey {
+  runId: number;
+  op: string;
+  unit: LatencyUnit;
+}
+
 /** Groups numbered per (run, op); returns the selection and a decoder back to (run, op). */
-function groupByRunOp(series: readonly SeriesInfo[], opOf: (s: SeriesInfo) => string): { sel: Selection; keys: { runId: number; op: string }[] } {
+function groupByRunOp(series: readonly SeriesInfo[], opOf: (s: SeriesInfo) => string): { sel: Selection; keys: GroupKey[] } {
   const index = new Map<string, number>();
-  const keys: { runId: number; op: string }[] = [];
+  const keys: GroupKey[] = [];
   const groups = series.map((s) => {
     const op = opOf(s);
     const k = `${s.runId}\u0000${op}`;
@@ -55,7 +64,7 @@ function groupByRunOp(series: readonly SeriesInfo[], opOf: (s: SeriesInfo) => st
     if (g === undefined) {
       g = keys.length;
       index.set(k, g);
-      keys.push({ runId: s.runId, op });
+      keys.push({ runId: s.runId, op, unit: s.unit });
     }
     return g;
   });
@@ -140,7 +149,7 @@ export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
         out.set(r.g, ts);
       }
       ts.t.push(r.tb - (startS.get(key.runId) ?? 0));
-      ts.values.push(value);
+      ts.values.push(toMicros(value, key.unit));
     }
     return { kind: 'latency-over-time', bucketS, percentile: q.percentile, series: [...out.values()] };
   }
@@ -154,7 +163,8 @@ export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
     kind: 'percentile-distribution',
     series: groupSummaries(store, windowed, DISTRIBUTION_PERCENTILES).map((r) => {
       const points = DISTRIBUTION_PERCENTILES.map((p, i) => ({ p, v: r.values[i] })).filter((x): x is { p: number; v: number } => x.v !== null && x.v !== undefined);
-      return { runId: keys[r.g]?.runId ?? -1, op: keys[r.g]?.op ?? '', percentiles: points.map((x) => x.p), values: points.map((x) => x.v) };
+      const key = keys[r.g];
+      return { runId: key?.runId ?? -1, op: key?.op ?? '', percentiles: points.map((x) => x.p), values: points.map((x) => toMicros(x.v, key?.unit ?? 'us')) };
     }),
   };
 }

@@ -1,7 +1,8 @@
 import { minFromDistribution, percentileFromDistribution } from '../model/distribution.ts';
 import { opKind } from '../model/naming.ts';
 import { setOwn } from '../model/own.ts';
-import type { OpKind } from '../model/types.ts';
+import { toMicros } from '../model/numbers.ts';
+import type { LatencyUnit, OpKind } from '../model/types.ts';
 import { figuresOnlyMoments } from '../state/figures-only.ts';
 import { groupSummaries, runExtents, type GroupSummary, type Selection } from './queries.ts';
 import type { RunInfo, SeriesInfo, SeriesSource, Store } from './store.ts';
@@ -84,14 +85,16 @@ function emptyFigures(count: number): Figures {
   return { count, mean: null, stddev: null, min: null, max: null, p50: null, p90: null, p95: null, p99: null, 'p99.9': null, 'p99.99': null };
 }
 
-function figuresFromStats(stats: GroupSummary | undefined): Figures {
+/** Figures of a merged group whose series record in `unit`, in µs. */
+function figuresFromStats(stats: GroupSummary | undefined, unit: LatencyUnit): Figures {
   const f = emptyFigures(stats?.count ?? 0);
   if (!stats || stats.count === 0) return f;
-  f.mean = stats.mean;
-  f.stddev = stats.stddev;
-  f.min = stats.min;
-  f.max = stats.max;
-  PERCENTILE_KEYS.forEach((k, i) => (f[k] = stats.values[i] ?? null));
+  const us = (v: number | null) => (v === null ? null : toMicros(v, unit));
+  f.mean = us(stats.mean);
+  f.stddev = us(stats.stddev);
+  f.min = us(stats.min);
+  f.max = us(stats.max);
+  PERCENTILE_KEYS.forEach((k, i) => (f[k] = us(stats.values[i] ?? null)));
   return f;
 }
 
@@ -321,7 +324,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
     for (const m of ofRun) {
       const perClient: ClientFigures[] = m.series.map((s) => {
         if (dbBacked(s)) {
-          return { client: s.client, file: s.file, source: s.source, exact: true, ...withCarriedMoments(figuresFromStats(summaries.get(s.id)), m) };
+          return { client: s.client, file: s.file, source: s.source, exact: true, ...withCarriedMoments(figuresFromStats(summaries.get(s.id), s.unit), m) };
         }
         if (s.source === 'distribution') {
           const { figures, exact } = figuresFromDistribution(s);
@@ -334,7 +337,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
       let merged: Figures;
       let exact: boolean;
       if (m.refusal === null && m.series.every(dbBacked)) {
-        merged = withCarriedMoments(figuresFromStats(summaries.get(m.g)), m);
+        merged = withCarriedMoments(figuresFromStats(summaries.get(m.g), m.series[0]?.unit ?? 'us'), m);
         exact = true;
       } else if (m.refusal === null && perClient.length === 1 && perClient[0]) {
         const { client, file, source, exact: single, ...figures } = perClient[0];

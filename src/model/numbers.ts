@@ -4,6 +4,8 @@
  * double by 1000 would give 1795255808759.9998 and put an interval in the wrong second.
  */
 
+import type { LatencyUnit } from './types.ts';
+
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
 
 /**
@@ -49,4 +51,16 @@ export function parseNonNegativeInteger(text: string): number | null {
   if (!/^\s*\d+\s*$/.test(text)) return null;
   const v = Number(text);
   return Number.isSafeInteger(v) ? v : null;
+}
+
+/**
+ * Microseconds per unit of recorded latency. Figures are shown and reported in µs; a series keeps
+ * the unit its producer records in (nanosecond histograms and samples stay exact integers) and its
+ * figures are scaled on the way out.
+ */
+const MICROS_PER: Record<LatencyUnit, number> = { ns: 1e-3, us: 1, ms: 1e3, s: 1e6 };
+
+/** A latency in `unit` as µs (ns divide, so 1234 ns is exactly the nearest double to 1.234). */
+export function toMicros(value: number, unit: LatencyUnit): number {
+  return unit === 'ns' ? value / 1000 : value * MICROS_PER[unit];
 }
