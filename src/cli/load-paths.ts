@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isFailed, isUnrecognised, readFile, type FileOutcome } from '../formats/registry.ts';
+import { isFailed, isUnrecognised, readFile, type FileOutcome, type ReadOptions } from '../formats/registry.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 
 /**
@@ -37,7 +37,7 @@ function display(file: string): string {
   return path.relative(process.cwd(), file).split(path.sep).join('/') || file;
 }
 
-export async function loadPaths(inputs: readonly string[]): Promise<LoadedPaths> {
+export async function loadPaths(inputs: readonly string[], options: Pick<ReadOptions, 'csvMappings'> = {}): Promise<LoadedPaths> {
   const result: LoadedPaths = { files: [], errors: [], ignored: [] };
   for (const input of inputs) {
     let info;
@@ -52,7 +52,7 @@ export async function loadPaths(inputs: readonly string[]): Promise<LoadedPaths>
     for (const file of files) {
       const shown = display(file);
       const size = (await stat(file)).size;
-      const outcome: FileOutcome = await readFile(shown, streamFile(file), { totalBytes: size });
+      const outcome: FileOutcome = await readFile(shown, streamFile(file), { ...options, totalBytes: size });
       if (isFailed(outcome)) {
         if (fromWalk && isUnrecognised(outcome)) result.ignored.push(shown);
         else result.errors.push(...outcome.errors);

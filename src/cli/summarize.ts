@@ -3,12 +3,15 @@ import { analyseLoaded, type Analysis } from '../engine/analyse.ts';
 import { PERCENTILE_KEYS, type OpSummary } from '../engine/summary.ts';
 import { describeKept, problemsByFile } from '../model/report.ts';
 import { loadPaths } from './load-paths.ts';
+import { MappingError, parseMapSpec } from '../formats/csv-mapping.ts';
 
-const USAGE = `usage: npm run --silent summarize -- [--json] <file-or-folder>...
+const USAGE = `usage: npm run --silent summarize -- [--json] [--map time=col,latency=col:ms,op=col,ok=col,client=col] <file-or-folder>...
 
 Reads benchmark result files (HdrHistogram logs, .hgrm, YCSB output and raw CSV, per-operation CSV,
-gzipped or not), groups them into runs (one folder = one run) and prints merged figures per run and
-operation. Exit code: 0 all read, 1 something was skipped (see errors), 2 bad usage, 3 internal error.`;
+the outputs of the load tools in the README, gzipped or not), groups them into runs (one folder =
+one run) and prints merged figures per run and operation. --map reads every CSV that has the mapped
+latency column with that mapping (units: ns, us, ms, s). Exit code: 0 all read, 1 something was
+skipped (see errors), 2 bad usage, 3 internal error.`;
 
 function fmt(v: number | null | undefined, digits = 0): string {
   if (v === null || v === undefined) return '–';
@@ -59,13 +62,24 @@ function printReadable(analysis: Analysis): void {
 
 async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
-  const paths = argv.filter((a) => a !== '--json');
+  const mapAt = argv.indexOf('--map');
+  const map = mapAt >= 0 ? argv[mapAt + 1] : undefined;
+  const paths = argv.filter((a, i) => a !== '--json' && (mapAt < 0 || (i !== mapAt && i !== mapAt + 1)));
   const unknown = paths.filter((a) => a.startsWith('-'));
-  if (paths.length === 0 || unknown.length > 0 || argv.includes('--help')) {
+  if (paths.length === 0 || unknown.length > 0 || argv.includes('--help') || (mapAt >= 0 && map === undefined)) {
     console.error(unknown.length ? `unknown option ${unknown.join(', ')}\n${USAGE}` : USAGE);
     return 2;
   }
-  const loaded = await loadPaths(paths);
+  if (map !== undefined) {
+    try {
+      parseMapSpec(map);
+    } catch (e) {
+      if (!(e instanceof MappingError)) throw e;
+      console.error(`--map ${map}: ${e.message}\n${USAGE}`);
+      return 2;
+    }
+  }
+  const loaded = await loadPaths(paths, map !== undefined ? { csvMappings: { any: map } } : {});
   const db = await openNodeDb();
   const analysis = analyseLoaded(db, loaded);
   if (json) process.stdout.write(`${JSON.stringify(analysis, null, 2)}\n`);

@@ -1,4 +1,5 @@
-import type { FormatId, LatencyUnit, ParsedFile } from '../model/types.ts';
+import type { FormatId, ParsedFile } from '../model/types.ts';
+import type { CsvMapping } from './csv-mapping.ts';
 import type { LineCursor } from './text-input.ts';
 
 /**
@@ -19,10 +20,9 @@ export interface FormatModule {
   createParser(path: string, options?: FormatOptions): LineParser;
 }
 
-/** User overrides for formats whose layout is guessed (generic CSV columns and units). */
+/** What the user says about a file whose layout is guessed: the generic CSV's columns and unit. */
 export interface FormatOptions {
-  columns?: Partial<Record<'time' | 'latency' | 'op' | 'status' | 'client', string>>;
-  latencyUnit?: LatencyUnit;
+  mapping?: CsvMapping;
 }
 
 export interface LineParser {

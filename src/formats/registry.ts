@@ -1,6 +1,7 @@
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { baseName } from '../model/naming.ts';
 import type { FormatModule, FormatOptions, LineParser } from './format.ts';
+import { csvPreview, headerKey, MappingError, parseMapSpec, splitHead, type CsvMapping, type CsvMappings, type CsvPreview } from './csv-mapping.ts';
 import { genericCsvFormat } from './generic-csv.ts';
 import { hdrLogFormat } from './hdr-log.ts';
 import { hgrmFormat } from './hgrm.ts';
@@ -56,6 +57,8 @@ export interface FailedFile {
   path: string;
   failed: true;
   errors: ParseIssue[];
+  /** A table no format claims: its header and first rows, for the user to map its columns. */
+  csv?: CsvPreview;
 }
 
 export type FileOutcome = ParsedFile | FailedFile;
@@ -75,6 +78,8 @@ export interface ReadOptions {
   format?: FormatOptions;
   /** Force a format instead of detecting it. */
   formatId?: FormatModule['id'];
+  /** Column mappings the user gave for CSVs (by header, or for any CSV with the columns: the CLI's --map). */
+  csvMappings?: CsvMappings;
   onProgress?: (p: ReadProgress) => void;
   signal?: AbortSignal;
   totalBytes?: number;
@@ -86,8 +91,9 @@ export class CancelledError extends Error {
   }
 }
 
-const UNRECOGNISED = 'not a recognised benchmark result format (HdrHistogram log, .hgrm, YCSB output, YCSB raw CSV, per-operation CSV)';
+const UNRECOGNISED = 'not a recognised benchmark result format (HdrHistogram log, .hgrm, YCSB output, YCSB raw CSV, per-operation CSV, or the output of a supported load tool)';
 const EMPTY = 'the file is empty';
+const NEEDS_MAPPING = 'a table whose columns benchlens cannot tell apart: map its columns (time, latency and its unit, operation, success, client) to read it';
 
 function failure(path: string, message: string): FailedFile {
   return { path, failed: true, errors: [{ file: path, line: 0, message }] };
@@ -95,7 +101,24 @@ function failure(path: string, message: string): FailedFile {
 
 /** A file that is simply not a result file (a README beside the logs), as opposed to a broken one. */
 export function isUnrecognised(f: FailedFile): boolean {
-  return f.errors.every((e) => e.message === UNRECOGNISED || e.message === EMPTY);
+  return f.errors.every((e) => e.message === UNRECOGNISED || e.message === EMPTY || e.message === NEEDS_MAPPING);
+}
+
+/**
+ * The mapping the user gave for a CSV starting with `head`: by its header, or the one for any CSV
+ * that has its latency column. Null when there is none (or the head is no table).
+ */
+function mappingFor(head: string, mappings: CsvMappings | undefined): CsvMapping | null {
+  if (!mappings || (!mappings.any && Object.keys(mappings.byHeader ?? {}).length === 0)) return null;
+  const table = splitHead(head);
+  if (!table) return null;
+  const spec = mappings.byHeader?.[headerKey(table.header)];
+  if (spec !== undefined) return parseMapSpec(spec);
+  if (mappings.any !== undefined) {
+    const any = parseMapSpec(mappings.any);
+    if (table.header.includes(any.latency)) return any;
+  }
+  return null;
 }
 
 /** What a parser bug or an exhausted resource looks like to the user: this file, not the whole load. */
@@ -130,18 +153,29 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
   let splitter: LineSplitter | ByteLineSplitter | null = null;
   let parser: ReturnType<FormatModule['createParser']> | null = null;
   let detectionFailed = false;
+  /** A table no format claims, offered for mapping. */
+  let unmapped: CsvPreview | null = null;
 
   const startParsing = (): void => {
     // Only the documented head: detectors scan it with regular expressions, and a single decoded
     // chunk can be many megabytes.
     const from = Math.max(0, contentStart);
-    const module = options.formatId ? FORMATS.find((f) => f.id === options.formatId) ?? null : detectFormat(head.slice(from, from + HEAD_CHARS), path);
+    const shown = head.slice(from, from + HEAD_CHARS).replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+    let mapping: CsvMapping | null;
+    try {
+      mapping = options.formatId ? null : mappingFor(shown, options.csvMappings);
+    } catch (e) {
+      if (!(e instanceof MappingError)) throw e;
+      throw new InputError(`${path}: column mapping: ${e.message}`);
+    }
+    const module = mapping ? genericCsvFormat : options.formatId ? (FORMATS.find((f) => f.id === options.formatId) ?? null) : detectFormat(shown, path);
     if (!module) {
       detectionFailed = true;
+      unmapped = csvPreview(path, shown);
       pipeline.stop();
       return;
     }
-    const p = module.createParser(path, options.format);
+    const p = module.createParser(path, mapping ? { mapping } : options.format);
     parser = p;
     if (p.lineBytes && encoding === 'utf-8') {
       const bytes = new ByteLineSplitter(p as LineParser & ByteLineReader, path);
@@ -200,7 +234,7 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
     startParsing();
   }
   if (detectionFailed || !splitter || !parser) {
-    return failure(path, UNRECOGNISED);
+    return unmapped ? { ...failure(path, NEEDS_MAPPING), csv: unmapped } : failure(path, UNRECOGNISED);
   }
   const lines = splitter as LineSplitter | ByteLineSplitter;
   // What follows the last line end of a cut file is part of a line: it could parse as a different,

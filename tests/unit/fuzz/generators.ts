@@ -378,7 +378,9 @@ export const genericCsvArb: fc.Arbitrary<Generated> = fc
       c.l.push(latencyText(r.us, unit, r.decimalsSeed).stored);
     }
     const series: RawSeries[] = [...cols.values()].map((c) => rawSeries(c.op, unit === 'ns' ? 'ns' : 'us', c.t, c.l, c.client));
-    return { path: 'load/results.csv', text: `${lines.join('\n')}\n`, expected: { format: 'generic-csv', series }, notes: series.length === 0 ? [/no rows with a latency/] : [] } satisfies Generated;
+    // A bare `latency` header says no unit: read as ms, and said.
+    const notes = [...(latencyHeader === 'latency' ? [/names no unit; read as ms/] : []), ...(series.length === 0 ? [/no rows with a latency/] : [])];
+    return { path: 'load/results.csv', text: `${lines.join('\n')}\n`, expected: { format: 'generic-csv', series }, notes } satisfies Generated;
   });
 
 // ---------------------------------------------------------------------------------------------
