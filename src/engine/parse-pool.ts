@@ -1,4 +1,4 @@
-import { CancelledError, isFailed, readFile, type FileOutcome, type ReadProgress } from '../formats/registry.ts';
+import { CancelledError, isFailed, readFile, type FileOutcome, type ReadOptions, type ReadProgress } from '../formats/registry.ts';
 import { streamOf } from './input-stream.ts';
 import { unpackOutcome, type PackedOutcome } from './outcome-transfer.ts';
 import type { InputFile } from './protocol.ts';
@@ -21,12 +21,17 @@ export type ParseFile = (input: InputFile, signal: AbortSignal, onProgress: (p: 
 /** Reads and parses a file in the calling thread: without parse workers, and where they cannot start. */
 export const parseHere: ParseFile = async (input, signal, onProgress) => {
   const totalBytes = input.file?.size ?? null;
-  const outcome = await readFile(input.path, streamOf(input, signal), { signal, ...(totalBytes !== null ? { totalBytes } : {}), onProgress });
+  const outcome = await readFile(input.path, streamOf(input, signal), { signal, ...(totalBytes !== null ? { totalBytes } : {}), ...csvMappingsOf(input), onProgress });
   // A fetch aborted by cancelling fails the read: that is the cancel, not a broken file (nor, in
   // turn, every later file of a cancelled link).
   if (signal.aborted && isFailed(outcome)) throw new CancelledError();
   return outcome;
 };
+
+/** The reading options an input carries: the user's CSV column mappings. */
+export function csvMappingsOf(input: InputFile): Pick<ReadOptions, 'csvMappings'> {
+  return input.csvMaps ? { csvMappings: { byHeader: input.csvMaps } } : {};
+}
 
 /**
  * Parse workers beyond a few buy nothing: each holds its own heap and copy of the parsers, and

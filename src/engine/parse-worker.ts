@@ -2,7 +2,7 @@
 import { readFile, type ReadProgress } from '../formats/registry.ts';
 import { streamOf } from './input-stream.ts';
 import { packOutcome } from './outcome-transfer.ts';
-import type { ParseEvent, ParseRequest } from './parse-pool.ts';
+import { csvMappingsOf, type ParseEvent, type ParseRequest } from './parse-pool.ts';
 import type { InputFile } from './protocol.ts';
 
 /**
@@ -29,6 +29,7 @@ async function parse(input: InputFile): Promise<void> {
     const totalBytes = input.file?.size ?? null;
     const outcome = await readFile(input.path, streamOf(input), {
       ...(totalBytes !== null ? { totalBytes } : {}),
+      ...csvMappingsOf(input),
       onProgress: (progress) => {
         const now = performance.now();
         if (now - lastPosted < PROGRESS_MESSAGE_INTERVAL_MS) {

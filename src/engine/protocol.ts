@@ -1,4 +1,5 @@
 import type { Analysis } from './analyse.ts';
+import type { CsvPreview } from '../formats/csv-mapping.ts';
 import type { Snapshot } from '../state/snapshot.ts';
 import type { ChartQuery, ChartResult } from './chart-queries.ts';
 
@@ -13,6 +14,8 @@ export interface InputFile {
   path: string;
   file?: File;
   url?: string;
+  /** The user's CSV column mappings, by header key (src/formats/csv-mapping.ts): offered to every file. */
+  csvMaps?: Record<string, string>;
 }
 
 /** Seconds after each run's own start; null = whole runs. */
@@ -44,6 +47,8 @@ export interface LoadResult {
   analysis: Analysis;
   loadedFiles: string[];
   cancelled: boolean;
+  /** Tables of this load that no format claims, offered for the user to map their columns. */
+  unmapped: CsvPreview[];
 }
 
 export interface ResponseOf {

@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import { CancelledError, isFailed, isUnrecognised, type FileOutcome } from '../formats/registry.ts';
+import type { CsvPreview } from '../formats/csv-mapping.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { fileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
@@ -111,7 +112,7 @@ async function readInput({ input, progress }: { input: InputFile; progress: File
 
 async function load({ id, files, replace, window, regroup }: Extract<WorkerRequest, { type: 'load' }>, store: Store, signal: AbortSignal): Promise<LoadResult> {
   // Cancelled while it waited behind another request: nothing read, nothing replaced.
-  if (signal.aborted) return { analysis: analyse(store, window), loadedFiles: [], cancelled: true };
+  if (signal.aborted) return { analysis: analyse(store, window), loadedFiles: [], cancelled: true, unmapped: [] };
   regrouping = regroup;
   if (replace) {
     parsed = [];
@@ -119,6 +120,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
     ignored = [];
   }
   const loadedFiles: string[] = [];
+  const unmapped: CsvPreview[] = [];
   let cancelled = false;
   let comparison: Snapshot | null = null;
   const workers = parseWorkerCount(files.length);
@@ -144,6 +146,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
         const { outcome } = contents;
         if (isFailed(outcome) && isUnrecognised(outcome)) {
           ignored.push(input.path);
+          if (outcome.csv) unmapped.push(outcome.csv);
           progress.report({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true);
         } else if (isFailed(outcome)) {
           fileErrors.push(...outcome.errors);
@@ -163,6 +166,8 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
             break;
           }
           parsed = kept.concat(outcome);
+          // Read now (a table the user has mapped since): no longer one that was passed over.
+          ignored = ignored.filter((p) => p !== outcome.path);
           // Built now, while the parse workers read the next files, instead of all at the end.
           store.prepare(outcome);
           fileErrors.push(...outcome.errors);
@@ -186,10 +191,10 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
     parsed = [];
     store.clear();
     store.addSnapshot(comparison);
-    return { analysis: analyseStore(store, fileErrors, []), loadedFiles, cancelled };
+    return { analysis: analyseStore(store, fileErrors, []), loadedFiles, cancelled, unmapped };
   }
   rebuild(store);
-  return { analysis: analyse(store, window), loadedFiles, cancelled };
+  return { analysis: analyse(store, window), loadedFiles, cancelled, unmapped };
 }
 
 async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: AbortSignal): Promise<unknown> {

@@ -4,6 +4,8 @@
  * left out of the URL; a bad value falls back to its default and is reported as a notice.
  */
 
+import { parseMapSpec } from '../formats/csv-mapping.ts';
+
 export const STATE_VERSION = 1;
 
 export const CHART_IDS = [
@@ -59,6 +61,8 @@ export interface ViewState {
   embed: ChartId | null;
   /** A self-contained comparison (src/state/snapshot.ts link data, base64url), or '' for none. */
   data: string;
+  /** CSV column mappings the user gave, by header key → map spec (src/formats/csv-mapping.ts). */
+  csvMaps: Record<string, string>;
 }
 
 /** Everything the cost chart lets the user edit. Absent fields take the documented defaults. */
@@ -95,6 +99,7 @@ export const DEFAULT_STATE: ViewState = {
   regroup: {},
   embed: null,
   data: '',
+  csvMaps: {},
 };
 
 export const PERCENTILE_CHOICES = [50, 90, 95, 99, 99.9, 99.99] as const;
@@ -141,6 +146,22 @@ function isCostParams(v: unknown): v is CostParams {
     Object.entries(v).every(([k, x]) =>
       k === 'consistency' ? x === 'strong' || x === 'eventual' || x === 'transactional' : COST_NUMBERS.includes(k) && typeof x === 'number' && Number.isFinite(x) && x >= 0,
     )
+  );
+}
+
+/** Header keys (8 hex digits) to map specs that read back. */
+function isCsvMaps(v: unknown): v is Record<string, string> {
+  return (
+    isRecord(v) &&
+    Object.entries(v).every(([k, spec]) => {
+      if (!/^[0-9a-f]{8}$/.test(k) || typeof spec !== 'string') return false;
+      try {
+        parseMapSpec(spec);
+        return true;
+      } catch {
+        return false;
+      }
+    })
   );
 }
 
@@ -240,6 +261,12 @@ export function decodeState(fragment: string): Decoded {
     if (/^[A-Za-z0-9_-]+$/.test(data)) state.data = data;
     else notices.push('the comparison data in the link is damaged and was ignored');
   }
+  const maps = params.get('maps');
+  if (maps !== null) {
+    const parsed = parseJson(maps, isCsvMaps);
+    if (parsed) state.csvMaps = parsed;
+    else notices.push('CSV column mappings in the link are malformed and were ignored');
+  }
   const capacity = params.get('capacity');
   if (capacity !== null) {
     const parsed = parseJson(capacity, isCapacityMap);
@@ -269,6 +296,7 @@ export function encodeState(state: ViewState): string {
   if (Object.keys(state.capacity).length) params.set('capacity', JSON.stringify(state.capacity));
   if (Object.keys(state.regroup).length) params.set('regroup', JSON.stringify(state.regroup));
   if (Object.keys(state.cost).length) params.set('cost', JSON.stringify(state.cost));
+  if (Object.keys(state.csvMaps).length) params.set('maps', JSON.stringify(state.csvMaps));
   if ([...params.keys()].length === 0 && !state.embed && !state.data) return '';
   params.set('v', String(STATE_VERSION));
   // Last, so that an embed link reads as the dashboard's own link plus `&embed=<chart>`.

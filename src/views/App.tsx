@@ -5,6 +5,7 @@ import { decodeState, encodeState, type RunLabels, type ViewState } from '../sta
 import { ChartArea } from './ChartArea.tsx';
 import { ExportContext, type ExportSettings } from './ExportMenu.tsx';
 import { fileFromReference, filesFromDrop, remoteHosts, sampleReferences } from './file-sources.ts';
+import { CsvMappingPanel } from './CsvMappingPanel.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
 import { buildRunViews, colourMap } from './run-views.ts';
 import { RunsPanel } from './RunsPanel.tsx';
@@ -43,8 +44,24 @@ export function App() {
   });
   const [dragging, setDragging] = useState(false);
   const started = useRef(false);
+  /** Every input by path, to read a table again once its columns are mapped. */
+  const inputs = useRef(new Map<string, InputFile>());
+  const csvMaps = useRef(state.csvMaps);
+  csvMaps.current = state.csvMaps;
+  /** Hands inputs to the engine with the user's CSV column mappings, keeping them for a re-read. */
+  const loadInputs = useCallback(
+    (files: InputFile[], replace: boolean) => {
+      if (replace) inputs.current.clear();
+      for (const f of files) inputs.current.set(f.path, f);
+      return engine.load(
+        files.map((f) => ({ ...f, csvMaps: csvMaps.current })),
+        replace,
+      );
+    },
+    [engine],
+  );
 
-  const loadRefs = useCallback((refs: string[]) => engine.load(refs.map((r) => fileFromReference(r, base)), true), [engine, base]);
+  const loadRefs = useCallback((refs: string[]) => loadInputs(refs.map((r) => fileFromReference(r, base)), true), [loadInputs, base]);
 
   // First load: files named in the link (asking before contacting other hosts), else the sample data.
   useEffect(() => {
@@ -75,9 +92,19 @@ export function App() {
       const replace = source.kind !== 'local';
       setSource({ kind: 'local' });
       if (state.files.length || state.data) update({ files: [], data: '' });
-      void engine.load(files, replace);
+      void loadInputs(files, replace);
     },
-    [engine, source.kind, state.files.length, state.data, update],
+    [loadInputs, source.kind, state.files.length, state.data, update],
+  );
+
+  const applyCsvMapping = useCallback(
+    (key: string, spec: string) => {
+      csvMaps.current = { ...csvMaps.current, [key]: spec };
+      update({ csvMaps: csvMaps.current });
+      const again = engine.unmapped.filter((p) => p.key === key).flatMap((p) => inputs.current.get(p.path) ?? []);
+      void loadInputs(again, false);
+    },
+    [engine.unmapped, loadInputs, update],
   );
 
   useEffect(() => {
@@ -219,6 +246,7 @@ export function App() {
         )}
         {remoteConfirm}
         <LoadPanel onFiles={loadLocal} progress={engine.progress} progressElapsedMs={engine.progressElapsedMs} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} />
+        <CsvMappingPanel previews={engine.unmapped} onApply={applyCsvMapping} />
         {views.length > 0 && (
           <>
             <section>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Analysis } from '../engine/analyse.ts';
 import { EngineClient } from '../engine/client.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, Regrouping } from '../engine/protocol.ts';
+import type { CsvPreview } from '../formats/csv-mapping.ts';
 import type { Snapshot } from '../state/snapshot.ts';
 
 export interface EngineState {
@@ -25,6 +26,8 @@ export interface EngineState {
   lastLoadMs: number | null;
   /** Time the last re-query (e.g. a new time window) took, as the UI saw it. */
   lastQueryMs: number | null;
+  /** Loaded tables no format claims, waiting for the user to map their columns. */
+  unmapped: CsvPreview[];
 }
 
 /** The engine worker's lifecycle and the current dataset, for the whole app. */
@@ -42,6 +45,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     cancelled: false,
     lastLoadMs: null,
     lastQueryMs: null,
+    unmapped: [],
   });
   const cancelRef = useRef<(() => void) | null>(null);
   // Loads use the window in force without re-creating the load callback when it changes.
@@ -83,7 +87,17 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
       cancelRef.current = handle.cancel;
       try {
         const result = await handle.result;
-        setState((s) => ({ ...s, analysis: result.analysis, dataVersion: s.dataVersion + 1, loading: false, cancelled: result.cancelled, lastLoadMs: performance.now() - t0 }));
+        // A file read again (with a mapping now) leaves the list; what this load could not read joins it.
+        const reread = new Set(files.map((f) => f.path));
+        setState((s) => ({
+          ...s,
+          analysis: result.analysis,
+          dataVersion: s.dataVersion + 1,
+          loading: false,
+          cancelled: result.cancelled,
+          lastLoadMs: performance.now() - t0,
+          unmapped: [...(replace ? [] : s.unmapped.filter((p) => !reread.has(p.path))), ...result.unmapped],
+        }));
       } catch (e) {
         setState((s) => ({ ...s, loading: false, fatal: e instanceof Error ? e.message : String(e) }));
       } finally {
@@ -109,7 +123,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
   const clear = useCallback(async () => {
     cancelRef.current?.();
     await state.client?.clear();
-    setState((s) => ({ ...s, analysis: null, dataVersion: s.dataVersion + 1, progress: {} }));
+    setState((s) => ({ ...s, analysis: null, dataVersion: s.dataVersion + 1, progress: {}, unmapped: [] }));
   }, [state.client]);
 
   /** Move files between runs and recompute. */
@@ -128,7 +142,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     async (snapshot: Snapshot) => {
       if (!state.client) return;
       cancelRef.current?.();
-      setState((s) => ({ ...s, loading: true, progress: {} }));
+      setState((s) => ({ ...s, loading: true, progress: {}, unmapped: [] }));
       try {
         const analysis = await state.client.loadSnapshot(snapshot);
         setState((s) => ({ ...s, analysis, dataVersion: s.dataVersion + 1, loading: false }));
