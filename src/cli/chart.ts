@@ -3,7 +3,7 @@
  * dashboard's charts as a standalone SVG document, drawn by the app's own chart components, or the
  * chart's data as JSON; for CI jobs and reports.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseSlaRule } from '../analysis/sla.ts';
 import { percentileKey } from '../charts/ByScenario.tsx';
@@ -12,7 +12,7 @@ import { openNodeDb } from '../engine/node-db.ts';
 import { Store } from '../engine/store.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { CHART_KINDS, ChartInputError, chartSpec, type ChartKind } from '../render/chart-specs.ts';
-import { loadTheme, renderSvg } from '../render/svg-figure.ts';
+import { renderSvg, themeFromCss } from '../render/svg-figure.ts';
 import { DEFAULT_STATE, type CostParams, type ViewState } from '../state/view-state.ts';
 import { buildRunViews } from '../views/run-views.ts';
 import { loadPaths } from './load-paths.ts';
@@ -188,7 +188,7 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ chart: options.chart, runs, data: spec.data }, null, 2)}\n`);
   }
   if (options.out !== null || !options.json) {
-    const { svg, figure } = await renderSvg(spec.element, options.width, options.height, loadTheme(options.state.theme));
+    const { svg, figure } = await renderSvg(spec.element, options.width, options.height, themeFromCss(readFileSync(new URL('../styles.css', import.meta.url), 'utf8'), options.state.theme));
     if (options.out !== null) writeFileSync(options.out, svg);
     else process.stdout.write(svg);
     if (figure.empty !== null) process.stderr.write(`the chart is empty: ${figure.empty}\n`);

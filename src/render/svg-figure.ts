@@ -3,20 +3,20 @@
  * its legend, and the charts' own SVG, in the app's theme colours. Shared by the `chart` CLI and
  * the report, so a chart looks the same wherever it is drawn.
  */
-import { readFileSync } from 'node:fs';
 import { createElement, type ReactElement } from 'react';
 import { StaticChartSize, type StaticLegendItem } from '../charts/ChartContainer.tsx';
 import { descendants, renderStatic, StaticElement, StaticText, SVG_NS, type StaticNode } from './static-dom.ts';
-
 
 export interface Theme {
   vars: Record<string, string>;
   fontFamily: string;
 }
 
-/** The app's theme colours, read from its stylesheet so that the export follows any change there. */
-export function loadTheme(name: 'light' | 'dark'): Theme {
-  const css = readFileSync(new URL('../styles.css', import.meta.url), 'utf8');
+/**
+ * The app's theme colours, read from its stylesheet (`src/styles.css`, as text) so that the export
+ * follows any change there.
+ */
+export function themeFromCss(css: string, name: 'light' | 'dark'): Theme {
   const block = (selector: RegExp) => selector.exec(css)?.[1] ?? '';
   const light = block(/:root\s*\{([^}]*)\}/);
   const dark = block(/:root\[data-theme='dark'\]\s*\{([^}]*)\}/);

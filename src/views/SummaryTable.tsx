@@ -41,7 +41,11 @@ function NaiveCell({ run, op, stat, naive, merged }: { run: string; op: string; 
   );
 }
 
-export function SummaryTable({ views, sla }: { views: RunView[]; sla: SlaRule | null }) {
+/**
+ * `report`: the table as a report file prints it (no buttons, every client's rows shown), with the
+ * same cells and data attributes as in the app.
+ */
+export function SummaryTable({ views, sla, report = false }: { views: RunView[]; sla: SlaRule | null; report?: boolean }) {
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const toggle = (key: string) =>
     setExpanded((s) => {
@@ -53,9 +57,11 @@ export function SummaryTable({ views, sla }: { views: RunView[]; sla: SlaRule | 
 
   return (
     <table className="summary" data-testid="summary-table">
-      <caption>
-        <SummaryExport views={views} />
-      </caption>
+      {!report && (
+        <caption>
+          <SummaryExport views={views} />
+        </caption>
+      )}
       <thead>
         <tr>
           <th>run</th>
@@ -127,13 +133,15 @@ export function SummaryTable({ views, sla }: { views: RunView[]; sla: SlaRule | 
                         ⚠ loader-bound
                       </span>
                     )}
-                    <button type="button" className="link" onClick={() => toggle(v.key)}>
-                      {expanded.has(v.key) ? 'hide clients' : 'per client'}
-                    </button>
+                    {!report && (
+                      <button type="button" className="link" onClick={() => toggle(v.key)}>
+                        {expanded.has(v.key) ? 'hide clients' : 'per client'}
+                      </button>
+                    )}
                   </th>
                 </tr>
                 {ops.map(([op, o]) => (
-                  <OpRows key={op} run={v} op={op} o={o} expanded={expanded.has(v.key)} verdict={sla && op === sla.op ? verdict : null} showSla={sla !== null} />
+                  <OpRows key={op} run={v} op={op} o={o} expanded={report || expanded.has(v.key)} verdict={sla && op === sla.op ? verdict : null} showSla={sla !== null} />
                 ))}
               </Fragment>
             );

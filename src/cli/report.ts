@@ -1,0 +1,146 @@
+/**
+ * `npm run --silent report -- --out report.html [options] <file-or-folder>...`: the runs, merged
+ * figures and charts of the given result files as one self-contained HTML file to attach to a pull
+ * request, a ticket or an e-mail (no script, no network needed to read it).
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { parseSlaRule } from '../analysis/sla.ts';
+import { analyseStore } from '../engine/analyse.ts';
+import { openNodeDb } from '../engine/node-db.ts';
+import { Store } from '../engine/store.ts';
+import { groupIntoRuns } from '../model/grouping.ts';
+import { buildReport } from '../report/build-report.ts';
+import type { FileProvenance } from '../report/ReportDocument.tsx';
+import { DEFAULT_STATE, type ViewState } from '../state/view-state.ts';
+import { loadPaths } from './load-paths.ts';
+
+const USAGE = `usage: npm run --silent report -- --out FILE.html [--title T] [--app-url URL]
+         [--sla RULE] [--percentile P] [--op OP] [--window FROM-TO] [--focus RUN,...] <file-or-folder>...
+
+Writes one self-contained HTML report: runs and their files (size, SHA-256, command lines), the
+summary table with merged and naive figures, every chart as inline SVG, and the method.
+  --out FILE      where to write the report (required)
+  --title T       its title (default: "benchlens report — " and the runs)
+  --app-url URL   the benchlens the "Open in benchlens" link opens (default ./index.html, beside the
+                  report); without it the comparison file is always attached as well
+  --sla RULE      e.g. "p99 of READ <= 10 ms at >= 1000 ops/s": verdicts in the table, line in the charts
+  --percentile P  percentile of the latency charts (default ${DEFAULT_STATE.percentile})
+  --op OP         only this operation in the charts
+  --window A-B    seconds after each run's start the figures cover (e.g. 10-70)
+  --focus RUN     runs of the time charts, by label or folder (default: the first run)
+
+Exit code: 0 all read, 1 something was skipped (listed in the report and on stderr), 2 bad usage,
+3 internal error.`;
+
+class UsageError extends Error {}
+
+function sha256(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(file)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
+  });
+}
+
+function parse(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      title: { type: 'string' },
+      'app-url': { type: 'string' },
+      sla: { type: 'string' },
+      percentile: { type: 'string' },
+      op: { type: 'string' },
+      window: { type: 'string' },
+      focus: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) return 'help' as const;
+  if (!values.out) throw new UsageError('--out FILE is required');
+  if (positionals.length === 0) throw new UsageError('no result files or folders given');
+  const state: ViewState = structuredClone(DEFAULT_STATE);
+  if (values.sla !== undefined) {
+    try {
+      parseSlaRule(values.sla);
+    } catch (e) {
+      throw new UsageError(`--sla: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    state.sla = values.sla;
+  }
+  if (values.percentile !== undefined) {
+    const p = Number(values.percentile);
+    if (!(p > 0 && p < 100)) throw new UsageError(`--percentile ${values.percentile} must be between 0 and 100`);
+    state.percentile = p;
+  }
+  if (values.op !== undefined) state.op = values.op;
+  if (values.window !== undefined) {
+    const m = /^(\d+(?:\.\d+)?)?-(\d+(?:\.\d+)?)?$/.exec(values.window);
+    const fromS = m?.[1] !== undefined ? Number(m[1]) : null;
+    const toS = m?.[2] !== undefined ? Number(m[2]) : null;
+    if (!m || (fromS === null && toS === null) || (fromS !== null && toS !== null && fromS >= toS)) throw new UsageError(`--window ${values.window} must look like 10-70`);
+    state.window = { fromS, toS };
+  }
+  return { out: values.out, title: values.title, appUrl: values['app-url'], focus: values.focus?.split(',').filter(Boolean) ?? [], paths: positionals, state };
+}
+
+async function main(args: string[]): Promise<number> {
+  let options;
+  try {
+    options = parse(args);
+  } catch (e) {
+    if (!(e instanceof UsageError) && !(e instanceof TypeError)) throw e;
+    process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const loaded = await loadPaths(options.paths);
+  const store = new Store(await openNodeDb());
+  store.addRuns(groupIntoRuns(loaded.files));
+  const analysis = analyseStore(store, loaded.errors, loaded.ignored, { window: options.state.window });
+  const labels = new Map(store.runs.map((r) => [r.label, r.key]));
+  const unknown = options.focus.filter((f) => !labels.has(f) && !store.runs.some((r) => r.key === f));
+  if (unknown.length > 0) {
+    process.stderr.write(`error: --focus: no run ${unknown.join(', ')}; runs: ${[...labels.keys()].join(', ')}\n`);
+    return 2;
+  }
+  const state = { ...options.state, focus: options.focus.map((f) => labels.get(f) ?? f) };
+  const files: FileProvenance[] = [];
+  for (const f of loaded.files) files.push({ path: f.path, bytes: statSync(f.path).size, sha256: await sha256(f.path), format: f.format });
+  const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const html = await buildReport(store, analysis, {
+    state,
+    files,
+    parsed: loaded.files,
+    cssText: readFileSync(new URL('../styles.css', import.meta.url), 'utf8'),
+    appUrl: options.appUrl ?? './index.html',
+    alwaysAttach: options.appUrl === undefined,
+    generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    version,
+    ...(options.title !== undefined ? { title: options.title } : {}),
+  });
+  writeFileSync(options.out, html);
+  if (analysis.runs.length === 0) process.stderr.write('no runs: the report says so\n');
+  for (const e of analysis.errors) process.stderr.write(`${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
+  return analysis.errors.length > 0 ? 1 : 0;
+}
+
+// process.exitCode rather than process.exit: exiting at once would cut off output still being written.
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 3;
+  },
+);

@@ -1,0 +1,125 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { parseSlaRule } from '../analysis/sla.ts';
+import type { Analysis } from '../engine/analyse.ts';
+import { buildSnapshot } from '../engine/snapshot-build.ts';
+import type { Store } from '../engine/store.ts';
+import type { ParsedFile } from '../model/types.ts';
+import { CHART_KINDS, ChartInputError, chartSpec } from '../render/chart-specs.ts';
+import { renderSvg, themeFromCss } from '../render/svg-figure.ts';
+import { bestLink, snapshotToComparisonFile } from '../state/snapshot.ts';
+import { encodeState, type ViewState } from '../state/view-state.ts';
+import { buildRunViews } from '../views/run-views.ts';
+import { ReportDocument, type FileProvenance, type ReportChart, type ReportProps, type RunProvenance } from './ReportDocument.tsx';
+
+/**
+ * The report file: the view's runs, figures and charts as one self-contained HTML document, built
+ * the same way by the `report` CLI (Node) and the app's *Download report* (in the engine worker).
+ */
+
+export interface ReportOptions {
+  state: ViewState;
+  /** Every file read, with its size and hash. */
+  files: FileProvenance[];
+  /** What the parsers read from the files (command lines, tool settings). */
+  parsed: readonly Pick<ParsedFile, 'path' | 'producer' | 'commandLine'>[];
+  /** The app's stylesheet (src/styles.css), for the charts' colours. */
+  cssText: string;
+  /** Where the app is: the *Open in benchlens* link goes there. */
+  appUrl: string;
+  /** Attach the comparison file even when a link carries every histogram (the app's address is a guess). */
+  alwaysAttach?: boolean;
+  title?: string;
+  generatedAt: string;
+  version: string;
+  /** Chart width in pixels. */
+  width?: number;
+}
+
+const CHART_WIDTH = 1000;
+
+/** Base64 of a string's UTF-8 bytes, in Node and in browsers alike. */
+function base64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function defaultTitle(labels: readonly string[]): string {
+  if (labels.length === 0) return 'benchlens report';
+  const shown = labels.slice(0, 3).join(', ');
+  return `benchlens report — ${shown}${labels.length > 3 ? ` … (${labels.length} runs)` : ''}`;
+}
+
+function provenance(store: Store, parsed: ReportOptions['parsed']): RunProvenance[] {
+  const byPath = new Map(parsed.map((f) => [f.path, f]));
+  return store.runs.map((run) => {
+    const commands: RunProvenance['commands'] = [];
+    for (const c of run.clients) if (c.commandLine) commands.push({ who: `${c.name} (YCSB command line)`, text: c.commandLine.raw });
+    for (const path of run.paths) {
+      const p = byPath.get(path)?.producer;
+      if (p?.command) commands.push({ who: `${path} (${p.tool}${p.version ? ` ${p.version}` : ''})`, text: p.command });
+    }
+    return { key: run.key, commands };
+  });
+}
+
+export async function buildReport(store: Store, analysis: Analysis, o: ReportOptions): Promise<string> {
+  const views = buildRunViews(analysis, o.state);
+  const visible = views.filter((v) => !v.hidden);
+  const theme = themeFromCss(o.cssText, 'light');
+  const charts: ReportChart[] = [];
+  if (visible.length > 0) {
+    for (const id of CHART_KINDS) {
+      let spec;
+      try {
+        spec = chartSpec(id, store, views, o.state);
+      } catch (e) {
+        // A chart the view cannot draw (a cost model with a zero item size) is left out, not the report.
+        if (e instanceof ChartInputError) continue;
+        throw e;
+      }
+      const { svg, figure } = await renderSvg(spec.element, o.width ?? CHART_WIDTH, null, theme);
+      if (figure.empty === null) charts.push({ id, svg });
+    }
+  }
+
+  let link: ReportProps['link'] = null;
+  let attachment: ReportProps['attachment'] = null;
+  if (visible.length > 0) {
+    const { snapshot } = buildSnapshot(store, analysis, new Set(visible.map((v) => v.key)));
+    if (snapshot.runs.length > 0) {
+      const best = bestLink(snapshot);
+      if (best.level !== null) {
+        const fragment = encodeState({ ...o.state, files: [], regroup: {}, embed: null, data: best.data });
+        link = { url: `${o.appUrl}#${fragment}`, level: best.level };
+      }
+      // Figures only, or nothing, fit in a link: the whole comparison rides along as a file.
+      if (best.level !== 'histograms' || o.alwaysAttach) {
+        attachment = { name: 'comparison.benchlens.json', dataUrl: `data:application/json;base64,${base64(snapshotToComparisonFile(snapshot))}` };
+      }
+    }
+  }
+
+  let sla = null;
+  try {
+    sla = o.state.sla.trim() ? parseSlaRule(o.state.sla) : null;
+  } catch {
+    // An SLA the view could not read is shown nowhere in the app either.
+  }
+  const props: ReportProps = {
+    title: o.title ?? defaultTitle(visible.map((v) => v.label)),
+    generatedAt: o.generatedAt,
+    analysis,
+    views,
+    sla,
+    files: o.files,
+    runs: provenance(store, o.parsed),
+    charts,
+    link,
+    attachment,
+    version: o.version,
+  };
+  return `<!doctype html>\n${renderToStaticMarkup(createElement(ReportDocument, props))}\n`;
+}
