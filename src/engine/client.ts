@@ -1,5 +1,5 @@
 import type { Snapshot } from '../state/snapshot.ts';
-import type { AnalysisWindow, InputFile, LoadProgress, Regrouping, ResponseOf, WorkerEvent, WorkerRequest } from './protocol.ts';
+import type { AnalysisWindow, InputFile, LoadProgress, Regrouping, ReportRequest, ResponseOf, WorkerEvent, WorkerRequest } from './protocol.ts';
 
 type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 type ResultOf<T extends RequestBody['type']> = ResponseOf[T];
@@ -78,6 +78,11 @@ export class EngineClient {
 
   chart(query: Extract<WorkerRequest, { type: 'chart' }>['query']) {
     return this.request<'chart'>({ type: 'chart', query }).result;
+  }
+
+  /** The report file of the data loaded, as the view shows it. */
+  report(window: AnalysisWindow, request: ReportRequest) {
+    return this.request<'report'>({ type: 'report', window, ...request }).result;
   }
 
   terminate(): void {

@@ -1,6 +1,8 @@
 import type { Analysis } from './analyse.ts';
 import type { CsvPreview } from '../formats/csv-mapping.ts';
+import type { FileProvenance } from '../report/ReportDocument.tsx';
 import type { Snapshot } from '../state/snapshot.ts';
+import type { ViewState } from '../state/view-state.ts';
 import type { ChartQuery, ChartResult } from './chart-queries.ts';
 
 /**
@@ -41,7 +43,18 @@ export type WorkerRequest =
   | { id: number; type: 'analyse'; window: AnalysisWindow }
   | { id: number; type: 'chart'; query: ChartQuery }
   | { id: number; type: 'snapshot'; runKeys: string[] | null }
-  | { id: number; type: 'load-snapshot'; snapshot: Snapshot };
+  | { id: number; type: 'load-snapshot'; snapshot: Snapshot }
+  | ({ id: number; type: 'report'; window: AnalysisWindow } & ReportRequest);
+
+/** What the page adds to the engine's data for a report file (src/report/build-report.ts). */
+export interface ReportRequest {
+  state: ViewState;
+  files: FileProvenance[];
+  cssText: string;
+  appUrl: string;
+  generatedAt: string;
+  version: string;
+}
 
 export interface LoadResult {
   analysis: Analysis;
@@ -60,6 +73,8 @@ export interface ResponseOf {
   chart: ChartResult;
   snapshot: { snapshot: Snapshot; omitted: string[] };
   'load-snapshot': Analysis;
+  /** The report file's HTML. */
+  report: string;
 }
 
 export type WorkerEvent =

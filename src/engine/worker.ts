@@ -218,6 +218,12 @@ async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: A
       return runChartQuery(store, req.query);
     case 'snapshot':
       return buildSnapshot(store, analyseStore(store, [], []), req.runKeys ? new Set(req.runKeys) : undefined);
+    case 'report': {
+      // Loaded on first use: React, Recharts and the charts are not needed for anything else here.
+      const { buildReport } = await import('../report/build-report.ts');
+      const { type: _, id: _id, window, ...options } = req;
+      return buildReport(store, analyse(store, window), { ...options, parsed });
+    }
     case 'load-snapshot':
       parsed = [];
       fileErrors = [];

@@ -14,7 +14,8 @@ import type { RunView } from '../views/run-views.ts';
 
 export interface FileProvenance {
   path: string;
-  bytes: number;
+  /** Null when the size is not known (a file fetched from a link). */
+  bytes: number | null;
   /** Hex SHA-256 of the file as read; null when it was not hashed (too large in a browser). */
   sha256: string | null;
   format: string | null;
@@ -71,7 +72,8 @@ figure { margin: 12px 0; break-inside: avoid; page-break-inside: avoid; } figure
 }
 `;
 
-function human(bytes: number): string {
+function human(bytes: number | null): string {
+  if (bytes === null) return '–';
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
   if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;

@@ -9,6 +9,7 @@ import { CsvMappingPanel } from './CsvMappingPanel.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
 import { buildRunViews, colourMap } from './run-views.ts';
 import { RunsPanel } from './RunsPanel.tsx';
+import { ReportButton } from './ReportButton.tsx';
 import { SharePanel, SnapshotBanner } from './SharePanel.tsx';
 import { SummaryTable } from './SummaryTable.tsx';
 import { useEngine } from './useEngine.ts';
@@ -262,7 +263,10 @@ export function App() {
                 }}
               />
             </section>
-            <SharePanel client={engine.client} state={state} visibleKeys={views.filter((v) => !v.hidden).map((v) => v.key)} />
+            <div className="share-row">
+              <SharePanel client={engine.client} state={state} visibleKeys={views.filter((v) => !v.hidden).map((v) => v.key)} />
+              <ReportButton client={engine.client} state={state} files={engine.analysis?.files ?? []} inputs={inputs.current} />
+            </div>
             {source.kind === 'snapshot' && source.level && <SnapshotBanner level={source.level} />}
             {source.kind !== 'snapshot' && droppedComparison && <SnapshotBanner level={droppedComparison} />}
             <section>

@@ -57,3 +57,38 @@ test('the corpus report, opened offline, shows the oracle figures and every char
   const pdf = await page.pdf({ format: 'A4' });
   expect(pdf.length).toBeGreaterThan(10_000);
 });
+
+test('Download report in the app writes the same report, with the files hashed', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await expect(page.getByTestId('sample-banner')).toBeVisible();
+  await page.getByRole('button', { name: 'Clear sample data' }).click();
+  await page.getByTestId('folder-input').setInputFiles(`${CORPUS}/sweep-uniform-a`);
+  await expect(page.getByTestId('summary-table')).toBeVisible();
+  await expect(page.getByTestId('progress')).toHaveCount(0);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('report-button').click()]);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-app-report-')), 'report.html');
+  await download.saveAs(file);
+  expect(errors).toEqual([]);
+
+  const report = await context.newPage();
+  const requests: string[] = [];
+  await report.route('**/*', (route) => {
+    if (route.request().url().startsWith('file:')) return route.continue();
+    requests.push(route.request().url());
+    return route.abort();
+  });
+  await report.goto(`file://${file}`);
+  const run = oracleRuns.find((r) => r.dir === 'sweep-uniform-a/target-1000') as OracleRun;
+  for (const stat of STATS) {
+    expect(Number(await report.locator(`td[data-run="target-1000"][data-op="READ"][data-stat="${stat}"]`).first().getAttribute('data-value')), stat).toBe(run.ops.READ?.merged[stat]);
+  }
+  expect(await report.locator('figure[data-chart] svg').count()).toBeGreaterThanOrEqual(5);
+  // The files were hashed in the page: 75 of them, each a 64-digit SHA-256.
+  expect(await report.locator('td.hash').evaluateAll((cells) => cells.filter((c) => /^[0-9a-f]{64}$/.test(c.textContent ?? '')).length)).toBe(75);
+  await expect(report.getByTestId('open-link')).toHaveAttribute('href', /#.*data=/);
+  expect(requests).toEqual([]);
+  await report.screenshot({ path: `${ARTIFACTS}/report-from-app.png` });
+});
