@@ -1,12 +1,13 @@
 import { useContext } from 'react';
 import { Bar, BarChart, CartesianGrid, LabelList, Legend, Tooltip, XAxis, YAxis, type BarShapeProps } from 'recharts';
-import { PERCENTILE_KEYS, type Figures, type PercentileKey } from '../engine/summary.ts';
 import { formatLatency, formatOps, latencyScale } from '../views/format.ts';
 import { toCsv } from '../views/export.ts';
 import { ExportContext } from '../views/ExportMenu.tsx';
 import type { RunView } from '../views/run-views.ts';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
+import { PERCENTILE_KEYS, type PercentileKey } from '../model/percentiles.ts';
+import type { Figures } from '../model/figures.ts';
 
 /** A percentile as far as it can be known: exactly, or only as an interval it lies in. */
 export type Estimate = { exact: true; value: number } | { exact: false; low: number; high: number; reason: 'bounded' | 'failed' };

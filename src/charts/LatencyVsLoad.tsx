@@ -1,12 +1,12 @@
 import { CartesianGrid, Legend, Line, LineChart, ReferenceDot, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { findKnee } from '../analysis/sweep.ts';
 import type { SlaRule } from '../analysis/sla.ts';
-import type { PercentileKey } from '../engine/summary.ts';
 import { formatLatency, formatOps, latencyScale } from '../views/format.ts';
 import { toCsv } from '../views/export.ts';
 import type { RunView } from '../views/run-views.ts';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
+import type { PercentileKey } from '../model/percentiles.ts';
 
 export interface LoadPoint {
   x: number;

@@ -1,11 +1,11 @@
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import type { PercentileKey } from '../engine/summary.ts';
 import { formatLatency, formatOps, formatPct, latencyScale } from '../views/format.ts';
 import { toCsv } from '../views/export.ts';
 import type { RunView } from '../views/run-views.ts';
 import { chartOp, percentileKey, scenarioOf } from './ByScenario.tsx';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
+import type { PercentileKey } from '../model/percentiles.ts';
 
 export interface ScalingPoint {
   nodes: number;

@@ -12,7 +12,7 @@ import { openNodeDb } from '../engine/node-db.ts';
 import { Store } from '../engine/store.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { buildReport } from '../report/build-report.ts';
-import type { FileProvenance } from '../report/ReportDocument.tsx';
+import type { FileProvenance } from '../model/report.ts';
 import { DEFAULT_STATE, type ViewState } from '../state/view-state.ts';
 import { loadPaths } from './load-paths.ts';
 

@@ -1,9 +1,10 @@
 import { openNodeDb } from '../engine/node-db.ts';
 import { analyseLoaded, type Analysis } from '../engine/analyse.ts';
-import { PERCENTILE_KEYS, type OpSummary } from '../engine/summary.ts';
 import { describeKept, problemsByFile } from '../model/report.ts';
 import { loadPaths } from './load-paths.ts';
 import { MappingError, parseMapSpec } from '../formats/csv-mapping.ts';
+import { PERCENTILE_KEYS } from '../model/percentiles.ts';
+import type { OpSummary } from '../model/figures.ts';
 
 const USAGE = `usage: npm run --silent summarize -- [--json] [--map time=col,latency=col:ms,op=col,ok=col,client=col] <file-or-folder>...
 

@@ -7,19 +7,9 @@ import type { Db } from './db.ts';
 import { countsPerSecond, type SecondCounts } from './queries.ts';
 import { Store } from './store.ts';
 import { timelineSeries } from './timeline-series.ts';
-import { summarizeRuns, type RunSummary, type SummaryOptions } from './summary.ts';
-
-/**
- * Operations of a run in absolute time, all clients summed, in buckets of `bucketS` seconds
- * (1 unless the run spans more than MAX_TIMELINE_BUCKETS seconds).
- */
-export interface ThroughputSeries {
-  startEpochS: number;
-  /** Seconds per entry of `ok` / `failed`; absent in comparison files written before it existed (= 1). */
-  bucketS?: number;
-  ok: number[];
-  failed: number[];
-}
+import { summarizeRuns, type SummaryOptions } from './summary.ts';
+import type { RunSummary } from '../model/figures.ts';
+import type { ThroughputSeries } from '../model/figures.ts';
 
 export interface RunAnalysis extends RunSummary {
   /**

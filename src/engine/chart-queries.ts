@@ -1,10 +1,10 @@
 import { countsPerSecond, groupSummaries, runExtents, mergeHistograms, summariesAt, type MergedHistogram, type Selection } from './queries.ts';
-import type { AnalysisWindow } from './protocol.ts';
 import type { SeriesInfo, Store } from './store.ts';
 import { timelineSeries } from './timeline-series.ts';
 import { toMicros } from '../model/numbers.ts';
 import type { LatencyUnit } from '../model/types.ts';
-import { windowBounds } from './summary.ts';
+import { windowBounds, type AnalysisWindow } from './summary.ts';
+import { DISTRIBUTION_PERCENTILES } from '../model/percentiles.ts';
 
 /**
  * Data for the time-based and distribution charts, aggregated in SQL so that no series carries
@@ -28,18 +28,6 @@ export type ChartResult =
   | { kind: 'throughput-over-time'; bucketS: number; startEpochS: Record<number, number>; ok: TimeSeries[]; failed: TimeSeries[] }
   | { kind: 'latency-over-time'; bucketS: number; percentile: number; series: TimeSeries[] }
   | { kind: 'percentile-distribution'; series: { runId: number; op: string; percentiles: number[]; values: number[] }[] };
-
-/** Percentile ticks for distribution plots: denser towards the tail, up to 99.999%. */
-export const DISTRIBUTION_PERCENTILES: readonly number[] = (() => {
-  const out: number[] = [];
-  for (let p = 1; p < 90; p += 1) out.push(p);
-  for (const decade of [90, 99, 99.9, 99.99]) {
-    const step = (100 - decade) / 10;
-    for (let i = 0; i < 10; i++) out.push(Number((decade + i * step).toFixed(6)));
-  }
-  out.push(99.999, 100);
-  return out;
-})();
 
 function timedSeries(store: Store, runIds: readonly number[], filter: (s: SeriesInfo) => boolean): SeriesInfo[] {
   const runs = new Set(runIds);

@@ -1,9 +1,10 @@
 import type { Analysis } from './analyse.ts';
 import type { CsvPreview } from '../formats/csv-mapping.ts';
-import type { FileProvenance } from '../report/ReportDocument.tsx';
+import type { FileProvenance } from '../model/report.ts';
 import type { Snapshot } from '../state/snapshot.ts';
 import type { ViewState } from '../state/view-state.ts';
 import type { ChartQuery, ChartResult } from './chart-queries.ts';
+import type { AnalysisWindow } from './summary.ts';
 
 /**
  * Messages between the UI and the engine worker. Every request carries an id; the worker answers
@@ -20,8 +21,7 @@ export interface InputFile {
   csvMaps?: Record<string, string>;
 }
 
-/** Seconds after each run's own start; null = whole runs. */
-export type AnalysisWindow = { fromS: number | null; toS: number | null } | null;
+export type { AnalysisWindow };
 
 /** File path → run key, where the user moved a file to another run than its folder's. */
 export type Regrouping = Record<string, string>;

@@ -1,10 +1,11 @@
 import { tableFromArrays } from 'apache-arrow';
 import { samePrecision } from '../model/hdr-layout.ts';
-import { countAtPercentile, max, mean, min, stdDeviation, valueAtRank } from '../model/hdr-stats.ts';
+import { max, mean, min, stdDeviation, valueAtRank } from '../model/hdr-stats.ts';
 import type { HdrPrecision, SparseHistogram } from '../model/types.ts';
 import { BucketSum, bucketColumns, type BucketColumns } from './bucket-sum.ts';
 import type { Db } from './db.ts';
 import type { SeriesInfo, Store } from './store.ts';
+import { percentileRank } from '../model/percentiles.ts';
 
 /**
  * The analyses as SQL. A query works on a *selection*: series ids, each mapped to a group number
@@ -35,31 +36,6 @@ export interface GroupStats {
   stddev: number;
   /** Every value exact (raw samples) rather than HdrHistogram buckets. */
   rawValues: boolean;
-}
-
-/**
- * The rank percentile p is read at in a group of `count` values: for HdrHistogram groups
- * HdrHistogram 2.2.2's rule bit for bit (the percentile moved down one ulp, then
- * ceil((p × count) / 100) in double arithmetic, in that order); for raw groups the exact nearest
- * rank ⌈p/100 · n⌉ in integers, from the decimal digits of p.
- */
-export function percentileRank(p: number, count: number, raw: boolean): number {
-  if (!(p > 0 && p <= 100)) throw new RangeError(`percentile ${p} must be in (0, 100]`);
-  if (!raw) return countAtPercentile(count, p);
-  const { num, den } = exactFraction(p);
-  return Math.max(1, Number((num * BigInt(count) + den - 1n) / den));
-}
-
-/** p/100 as an exact fraction of integers. */
-function exactFraction(p: number): { num: bigint; den: bigint } {
-  // The shortest decimal that reads back as p (what the user typed), as an exact fraction.
-  const [mantissa = '0', exponentText = '0'] = String(p).toLowerCase().split('e');
-  const [intPart = '0', frac = ''] = mantissa.split('.');
-  const scale = frac.length - Number(exponentText);
-  const digits = BigInt(intPart + frac);
-  const num = scale >= 0 ? digits : digits * 10n ** BigInt(-scale);
-  const den = 100n * 10n ** BigInt(Math.max(0, scale));
-  return { num, den };
 }
 
 /** A series' window as read: whole seconds [from, to), null = unbounded. */
@@ -113,13 +89,6 @@ function setSelection(db: Db, sel: Selection): void {
  */
 const WHOLE_SERIES_SQL = `SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE FROM series_hist
   WHERE series_id IN (SELECT series_id FROM sel WHERE from_s IS NULL AND to_s IS NULL)`;
-
-/** Rebuild `series_hist` after loading: each series' buckets (or raw values) summed over all time. */
-export function refreshSeriesHistograms(db: Db): void {
-  db.exec(`CREATE OR REPLACE TABLE series_hist AS
-    SELECT b.series_id, b.lo, b.width, sum(b.n)::BIGINT AS n, s.source = 'raw' AS raw
-    FROM blocks b JOIN series s ON s.series_id = b.series_id GROUP BY ALL`);
-}
 
 export interface GroupSummary extends GroupStats {
   /** Second starting the time bucket (0 without bucketing). */

@@ -1,3 +1,5 @@
+import type { Db } from './db.ts';
+
 /**
  * DuckDB tables. Latency data is stored as histogram buckets (lo, width, n): an HdrHistogram bucket
  * covers lo..lo+width-1; a raw sample is a bucket of width 1. The same merge and percentile code
@@ -54,3 +56,10 @@ export const SCHEMA_SQL = [
      end_us BIGINT NOT NULL
    )`,
 ];
+
+/** Rebuild `series_hist` after loading: each series' buckets (or raw values) summed over all time. */
+export function refreshSeriesHistograms(db: Db): void {
+  db.exec(`CREATE OR REPLACE TABLE series_hist AS
+    SELECT b.series_id, b.lo, b.width, sum(b.n)::BIGINT AS n, s.source = 'raw' AS raw
+    FROM blocks b JOIN series s ON s.series_id = b.series_id GROUP BY ALL`);
+}

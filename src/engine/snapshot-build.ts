@@ -1,5 +1,5 @@
 import { setOwn } from '../model/own.ts';
-import { figuresOnlyMoments } from '../state/figures-only.ts';
+import { figuresOnlyMoments } from '../state/snapshot.ts';
 import { SHOWN_PERCENTILES, type Snapshot, type SnapshotOp, type SnapshotRun } from '../state/snapshot.ts';
 import type { Analysis } from './analyse.ts';
 import { groupSummaries, mergedBuckets } from './queries.ts';

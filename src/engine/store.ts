@@ -19,12 +19,9 @@ import type {
 import { snapshotBuckets, type Snapshot, type SnapshotOp, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
 import { BucketSum } from './bucket-sum.ts';
-import { refreshSeriesHistograms } from './queries.ts';
-import { SCHEMA_SQL } from './schema.ts';
+import { refreshSeriesHistograms, SCHEMA_SQL } from './schema.ts';
 import { SecondCells, TimeLevels } from './second-cells.ts';
-
-/** Where a series' figures come from; 'intervals': a producer's periodic report (see IntervalSummarySeries). */
-export type SeriesSource = 'histogram' | 'raw' | 'distribution' | 'summary' | 'intervals';
+import type { SeriesSource } from '../model/figures.ts';
 
 /** What the engine knows about one latency series; the bulk data sits in DuckDB. */
 export interface SeriesInfo {

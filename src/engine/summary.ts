@@ -3,10 +3,13 @@ import { opKind } from '../model/naming.ts';
 import { setOwn } from '../model/own.ts';
 import { toMicros } from '../model/numbers.ts';
 import type { LatencyUnit, OpKind } from '../model/types.ts';
-import { figuresOnlyMoments } from '../state/figures-only.ts';
+import { figuresOnlyMoments } from '../state/snapshot.ts';
 import { groupSummaries, runExtents, type GroupSummary, type Selection } from './queries.ts';
-import type { RunInfo, SeriesInfo, SeriesSource, Store } from './store.ts';
+import type { RunInfo, SeriesInfo, Store } from './store.ts';
 import { timelineSeries } from './timeline-series.ts';
+import type { SeriesSource } from '../model/figures.ts';
+import type { ClientFigures, Figures, OpSummary, RunSummary } from '../model/figures.ts';
+import { PERCENTILE_KEYS, PERCENTILES, type PercentileKey } from '../model/percentiles.ts';
 
 /**
  * Per run and operation: the merged figures across clients, computed the only correct way
@@ -14,69 +17,6 @@ import { timelineSeries } from './timeline-series.ts';
  * people usually publish (max / mean of client percentiles), and honest bounds where only
  * per-client summaries exist.
  */
-
-export const PERCENTILES = [50, 90, 95, 99, 99.9, 99.99] as const;
-export type PercentileKey = 'p50' | 'p90' | 'p95' | 'p99' | 'p99.9' | 'p99.99';
-export const PERCENTILE_KEYS: readonly PercentileKey[] = PERCENTILES.map((p) => `p${p}` as PercentileKey);
-
-export interface Bound {
-  min: number;
-  max: number;
-}
-
-export interface Figures {
-  count: number;
-  mean: number | null;
-  stddev: number | null;
-  min: number | null;
-  max: number | null;
-  p50: number | null;
-  p90: number | null;
-  p95: number | null;
-  p99: number | null;
-  'p99.9': number | null;
-  'p99.99': number | null;
-  /** Where a figure cannot be known exactly, the interval it lies in. */
-  bounds?: Partial<Record<PercentileKey | 'mean', Bound>>;
-}
-
-export interface ClientFigures extends Figures {
-  client: string;
-  file: string;
-  source: SeriesSource;
-  exact: boolean;
-}
-
-export interface OpSummary extends Figures {
-  source: SeriesSource | 'mixed';
-  exact: boolean;
-  /** Why the figures could not be merged exactly, when they could not. */
-  note?: string;
-  naive: { maxClientP95: number | null; maxClientP99: number | null; meanClientP99: number | null };
-  perClient: ClientFigures[];
-}
-
-export interface RunSummary {
-  id: number;
-  label: string;
-  dir: string;
-  /** Full paths of the run's files, as loaded. */
-  paths: string[];
-  clients: { client: string; files: string[] }[];
-  /** Per-client `-target` ops/s from the YCSB command line; null when unthrottled or unknown. */
-  target: number | null;
-  threadsPerClient: number | null;
-  db: string | null;
-  workload: string | null;
-  properties: Record<string, string>;
-  startEpochMs: number | null;
-  endEpochMs: number | null;
-  durationS: number | null;
-  /** Operations (failed included; CLEANUP and Intended-* excluded) per second over the run. */
-  throughput: number | null;
-  totalOps: number;
-  ops: Record<string, OpSummary>;
-}
 
 /** A tool's whole-run summary before its periodic report: its percentiles are of the whole run. */
 const SOURCE_PREFERENCE: readonly SeriesSource[] = ['raw', 'histogram', 'distribution', 'summary', 'intervals'];
@@ -232,9 +172,12 @@ function mergeRefusal(list: readonly SeriesInfo[]): string | null {
   return null;
 }
 
+/** Seconds after each run's own start, half-open [fromS, toS); null = whole runs. */
+export type AnalysisWindow = { fromS: number | null; toS: number | null } | null;
+
 export interface SummaryOptions {
   /** Seconds after each run's own start, half-open [fromS, toS); null = unbounded. */
-  window?: { fromS: number | null; toS: number | null } | null;
+  window?: AnalysisWindow;
 }
 
 export interface MergeGroup {

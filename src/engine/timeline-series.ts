@@ -1,4 +1,5 @@
-import type { SeriesInfo, SeriesSource } from './store.ts';
+import type { SeriesInfo } from './store.ts';
+import type { SeriesSource } from '../model/figures.ts';
 
 /** The timed series whose counts make a run's throughput: per client and operation, one source. */
 const TIMELINE_PREFERENCE: readonly SeriesSource[] = ['raw', 'histogram', 'intervals'];

@@ -32,6 +32,16 @@ export function fileReport(f: ParsedFile): FileReport {
   return { ...base, kept: f.lines - f.skippedLines, unit: 'lines' };
 }
 
+/** A file as a report names it: what was read, how big, its hash. */
+export interface FileProvenance {
+  path: string;
+  /** Null when the size is not known (a file fetched from a link). */
+  bytes: number | null;
+  /** Hex SHA-256 of the file as read; null when it was not hashed (too large in a browser). */
+  sha256: string | null;
+  format: string | null;
+}
+
 /** "25 of 27 intervals loaded" — or "all 27 intervals loaded". */
 export function describeKept(r: FileReport): string {
   const total = r.kept + r.skipped;

@@ -1,5 +1,6 @@
 import type { SlaRule } from '../analysis/sla.ts';
 import type { Analysis } from '../engine/analyse.ts';
+import type { FileProvenance } from '../model/report.ts';
 import { SummaryTable } from '../views/SummaryTable.tsx';
 import { formatEpochMs, formatOps } from '../views/format.ts';
 import type { RunView } from '../views/run-views.ts';
@@ -11,15 +12,6 @@ import type { RunView } from '../views/run-views.ts';
  * so every file name, label and message is text, escaped by React; the only markup inserted as is
  * are the chart SVGs, which src/render/svg-figure.ts writes with its text escaped.
  */
-
-export interface FileProvenance {
-  path: string;
-  /** Null when the size is not known (a file fetched from a link). */
-  bytes: number | null;
-  /** Hex SHA-256 of the file as read; null when it was not hashed (too large in a browser). */
-  sha256: string | null;
-  format: string | null;
-}
 
 export interface RunProvenance {
   key: string;

@@ -10,7 +10,8 @@ import { renderSvg, themeFromCss } from '../render/svg-figure.ts';
 import { bestLink, snapshotToComparisonFile } from '../state/snapshot.ts';
 import { encodeState, type ViewState } from '../state/view-state.ts';
 import { buildRunViews } from '../views/run-views.ts';
-import { ReportDocument, type FileProvenance, type ReportChart, type ReportProps, type RunProvenance } from './ReportDocument.tsx';
+import type { FileProvenance } from '../model/report.ts';
+import { ReportDocument, type ReportChart, type ReportProps, type RunProvenance } from './ReportDocument.tsx';
 
 /**
  * The report file: the view's runs, figures and charts as one self-contained HTML document, built

@@ -1,13 +1,10 @@
 import { deflateSync, inflateSync } from 'fflate';
-import { DISTRIBUTION_PERCENTILES } from '../engine/chart-queries.ts';
-import { percentileRank } from '../engine/queries.ts';
-import { PERCENTILES, type OpSummary, type RunSummary } from '../engine/summary.ts';
 import { decodeHistogram, decodeHistogramBytes, encodeHistogramV2, encodeHistogramV2Compressed, type DecodedHistogram } from '../model/hdr-codec.ts';
 import { setOwn } from '../model/own.ts';
-import type { ThroughputSeries } from '../engine/analyse.ts';
 import type { HdrPrecision } from '../model/types.ts';
-import { hasFullData } from './figures-only.ts';
 import { decodeIntegers, encodeIntegers, LinkCodecError } from './link-codec.ts';
+import { DISTRIBUTION_PERCENTILES, percentileRank, PERCENTILES } from '../model/percentiles.ts';
+import type { OpSummary, RunSummary, ThroughputSeries } from '../model/figures.ts';
 
 /**
  * A comparison as data: per run, its metadata, and per operation the merged histogram (every
@@ -99,6 +96,15 @@ export interface Snapshot {
 }
 
 export class SnapshotError extends Error {}
+
+/** Whether an operation of a comparison carries its data (a histogram or exact values), not only figures. */
+export const hasFullData = (o: SnapshotOp): boolean => o.histogram !== undefined || o.exact !== undefined;
+
+/** Mean and stddev of an operation opened from figures only, which its stand-in histogram does not reproduce. */
+export function figuresOnlyMoments(run: SnapshotRun | undefined, op: string): { mean: number; stddev: number } | null {
+  const o = run && Object.hasOwn(run.ops, op) ? run.ops[op] : undefined;
+  return o?.figures && !hasFullData(o) ? { mean: o.figures.mean, stddev: o.figures.stddev } : null;
+}
 
 /** The level a snapshot can be opened at: figures only as soon as one operation has nothing else. */
 export function snapshotLevel(s: Snapshot): LinkLevel {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { EngineClient } from '../engine/client.ts';
 import type { InputFile } from '../engine/protocol.ts';
 import type { FileReport } from '../model/report.ts';
-import type { FileProvenance } from '../report/ReportDocument.tsx';
+import type { FileProvenance } from '../model/report.ts';
 import type { ViewState } from '../state/view-state.ts';
 import cssText from '../styles.css?raw';
 import { version } from '../../package.json';

@@ -1,10 +1,11 @@
 import { Fragment, useState } from 'react';
 import { littlesLaw } from '../analysis/littles-law.ts';
 import { evaluateSla, type SlaRule } from '../analysis/sla.ts';
-import { PERCENTILE_KEYS, type Figures, type OpSummary, type PercentileKey } from '../engine/summary.ts';
 import { SummaryExport } from './ExportMenu.tsx';
 import { formatLatency, formatOps, formatPct } from './format.ts';
 import type { RunView } from './run-views.ts';
+import { PERCENTILE_KEYS, type PercentileKey } from '../model/percentiles.ts';
+import type { Figures, OpSummary } from '../model/figures.ts';
 
 /**
  * Merged figures per run and operation, with the naive max-of-clients beside p95/p99 and its

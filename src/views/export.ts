@@ -1,6 +1,7 @@
-import { PERCENTILE_KEYS, type Bound, type Figures } from '../engine/summary.ts';
 import { encodeState, type ChartId, type ViewState } from '../state/view-state.ts';
 import type { RunView } from './run-views.ts';
+import { PERCENTILE_KEYS } from '../model/percentiles.ts';
+import type { Bound, Figures } from '../model/figures.ts';
 
 /**
  * Exports for use outside the page: tables as CSV and Markdown, a chart as a standalone SVG (and

@@ -8,8 +8,8 @@ import { percentileDistributionCsv, percentileDistributionData } from '../../src
 import { scalingCsv, scalingSeries } from '../../src/charts/Scaling.tsx';
 import { throughputCsv, throughputData } from '../../src/charts/ThroughputOverTime.tsx';
 import type { ChartResult } from '../../src/engine/chart-queries.ts';
-import type { Figures } from '../../src/engine/summary.ts';
 import { op, view } from './helpers/run-views.ts';
+import type { Figures } from '../../src/model/figures.ts';
 
 /** The CSV as lines of cells; the tests' values hold no quotes or commas unless a test says so. */
 function parse(csv: string): string[][] {

@@ -13,8 +13,8 @@ import {
   runOpLines,
 } from '../../src/charts/PercentileDistribution.tsx';
 import type { RunAnalysis } from '../../src/engine/analyse.ts';
-import { DISTRIBUTION_PERCENTILES } from '../../src/engine/chart-queries.ts';
 import type { RunView } from '../../src/views/run-views.ts';
+import { DISTRIBUTION_PERCENTILES } from '../../src/model/percentiles.ts';
 
 /** Only the fields the charts read; the rest of a run's analysis is irrelevant here. */
 function view(id: number, label: string, system: string, offeredOpsPerS: number | null, ops: string[] = ['READ', 'UPDATE']): RunView {

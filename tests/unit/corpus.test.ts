@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPaths } from '../../src/cli/load-paths.ts';
 import { analyseLoaded, type Analysis, type RunAnalysis } from '../../src/engine/analyse.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
-import { PERCENTILE_KEYS, type Figures } from '../../src/engine/summary.ts';
+import { PERCENTILE_KEYS } from '../../src/model/percentiles.ts';
+import type { Figures } from '../../src/model/figures.ts';
 
 /**
  * The whole library against the oracle: every run of the real YCSB corpus, read from its files,

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPaths } from '../../src/cli/load-paths.ts';
 import { analyseLoaded, analyseStore, type Analysis } from '../../src/engine/analyse.ts';
-import { DISTRIBUTION_PERCENTILES, runChartQuery } from '../../src/engine/chart-queries.ts';
+import { runChartQuery } from '../../src/engine/chart-queries.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { buildSnapshot } from '../../src/engine/snapshot-build.ts';
 import { Store } from '../../src/engine/store.ts';
-import { PERCENTILE_KEYS } from '../../src/engine/summary.ts';
 import { groupIntoRuns } from '../../src/model/grouping.ts';
 import { decodeIntegers, encodeIntegers } from '../../src/state/link-codec.ts';
+import { DISTRIBUTION_PERCENTILES, PERCENTILE_KEYS } from '../../src/model/percentiles.ts';
 import {
   bestLink,
   comparisonFileToSnapshot,

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPaths } from '../../src/cli/load-paths.ts';
 import { analyseLoaded, type Analysis } from '../../src/engine/analyse.ts';
 import type { Db } from '../../src/engine/db.ts';
-import { DISTRIBUTION_PERCENTILES, runChartQuery } from '../../src/engine/chart-queries.ts';
+import { runChartQuery } from '../../src/engine/chart-queries.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { Store } from '../../src/engine/store.ts';
 import { groupIntoRuns } from '../../src/model/grouping.ts';
@@ -16,6 +16,7 @@ import { hdrLayout } from '../../src/model/hdr-layout.ts';
 import { addHistograms, valueAtPercentile } from '../../src/model/hdr-stats.ts';
 import { describeKept } from '../../src/model/report.ts';
 import type { HistogramSeries } from '../../src/model/types.ts';
+import { DISTRIBUTION_PERCENTILES } from '../../src/model/percentiles.ts';
 
 /**
  * What can and cannot be merged: summaries only give bounds (never a fake number), a broken file

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DISTRIBUTION_PERCENTILES, runChartQuery } from '../../src/engine/chart-queries.ts';
+import { runChartQuery } from '../../src/engine/chart-queries.ts';
 import { analyseLoaded } from '../../src/engine/analyse.ts';
 import type { Db } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
@@ -7,6 +7,7 @@ import { Store } from '../../src/engine/store.ts';
 import { isFailed, readText } from '../../src/formats/registry.ts';
 import { groupIntoRuns } from '../../src/model/grouping.ts';
 import type { ParsedFile } from '../../src/model/types.ts';
+import { DISTRIBUTION_PERCENTILES } from '../../src/model/percentiles.ts';
 
 /**
  * Series keep the unit their producer records in (nanosecond samples stay exact integers); every

@@ -1,6 +1,6 @@
 import type { RunAnalysis } from '../../../src/engine/analyse.ts';
-import type { Figures, OpSummary } from '../../../src/engine/summary.ts';
 import type { RunView } from '../../../src/views/run-views.ts';
+import type { Figures, OpSummary } from '../../../src/model/figures.ts';
 
 /** An operation's summary from a merged histogram, holding only the figures a test gives. */
 export function opSummary(figures: Partial<OpSummary>): OpSummary {

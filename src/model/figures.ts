@@ -1,0 +1,81 @@
+import type { PercentileKey } from './percentiles.ts';
+
+/**
+ * What the engine reports per run and operation (src/engine/summary.ts computes it): the merged
+ * figures, their bounds where only bounds are known, each client's own, and the run's throughput
+ * over time. Plain data, shared by the engine, the snapshots that carry it and the views.
+ */
+
+/** Where a series' figures come from; 'intervals': a producer's periodic report (see IntervalSummarySeries). */
+export type SeriesSource = 'histogram' | 'raw' | 'distribution' | 'summary' | 'intervals';
+
+export interface Bound {
+  min: number;
+  max: number;
+}
+
+export interface Figures {
+  count: number;
+  mean: number | null;
+  stddev: number | null;
+  min: number | null;
+  max: number | null;
+  p50: number | null;
+  p90: number | null;
+  p95: number | null;
+  p99: number | null;
+  'p99.9': number | null;
+  'p99.99': number | null;
+  /** Where a figure cannot be known exactly, the interval it lies in. */
+  bounds?: Partial<Record<PercentileKey | 'mean', Bound>>;
+}
+
+export interface ClientFigures extends Figures {
+  client: string;
+  file: string;
+  source: SeriesSource;
+  exact: boolean;
+}
+
+export interface OpSummary extends Figures {
+  source: SeriesSource | 'mixed';
+  exact: boolean;
+  /** Why the figures could not be merged exactly, when they could not. */
+  note?: string;
+  naive: { maxClientP95: number | null; maxClientP99: number | null; meanClientP99: number | null };
+  perClient: ClientFigures[];
+}
+
+export interface RunSummary {
+  id: number;
+  label: string;
+  dir: string;
+  /** Full paths of the run's files, as loaded. */
+  paths: string[];
+  clients: { client: string; files: string[] }[];
+  /** Per-client `-target` ops/s from the YCSB command line; null when unthrottled or unknown. */
+  target: number | null;
+  threadsPerClient: number | null;
+  db: string | null;
+  workload: string | null;
+  properties: Record<string, string>;
+  startEpochMs: number | null;
+  endEpochMs: number | null;
+  durationS: number | null;
+  /** Operations (failed included; CLEANUP and Intended-* excluded) per second over the run. */
+  throughput: number | null;
+  totalOps: number;
+  ops: Record<string, OpSummary>;
+}
+
+/**
+ * Operations of a run in absolute time, all clients summed, in buckets of `bucketS` seconds
+ * (1 unless the run spans more than MAX_TIMELINE_BUCKETS seconds).
+ */
+export interface ThroughputSeries {
+  startEpochS: number;
+  /** Seconds per entry of `ok` / `failed`; absent in comparison files written before it existed (= 1). */
+  bucketS?: number;
+  ok: number[];
+  failed: number[];
+}
