@@ -37,6 +37,49 @@ export function latencyUs(rand: () => number): number {
 
 const START_MS = 1_795_000_000_000;
 
+/**
+ * A latency in µs shaped like a real run's wide spread: log-normal from ~150 µs to ~1 s (median
+ * ~0.6 ms), so each second holds hundreds of distinct values — far more (second, value) cells than
+ * the narrow `latencyUs`.
+ */
+export function wideLatencyUs(rand: () => number): number {
+  const u = Math.max(1e-12, rand());
+  const v = rand();
+  const normal = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  return Math.min(1_000_000, Math.max(150, Math.round(Math.exp(6.4 + 1.3 * normal))));
+}
+
+/**
+ * One run of `rows` YCSB raw rows over `seconds` seconds, split over the client files given, each a
+ * READ block then an UPDATE block (as YCSB writes them), with wide-spread latencies.
+ */
+export async function writeRealisticRawRun(rows: number, seconds: number, files: readonly string[]): Promise<number> {
+  let total = 0;
+  for (const [k, file] of files.entries()) {
+    const out = createWriteStream(file);
+    const rand = prng(1000 + k);
+    const write = (s: string) => {
+      total += s.length;
+      return out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r()));
+    };
+    const perOp = Math.floor(rows / files.length / 2);
+    for (const op of ['READ', 'UPDATE']) {
+      await write(`${op} latency raw data: op, timestamp(ms), latency(us)\n`);
+      let chunk = '';
+      for (let i = 0; i < perOp; i++) {
+        chunk += `${op},${START_MS + Math.floor((i * seconds * 1000) / perOp)},${wideLatencyUs(rand)}\n`;
+        if (chunk.length > 1 << 20) {
+          await write(chunk);
+          chunk = '';
+        }
+      }
+      await write(chunk);
+    }
+    await new Promise<void>((resolve) => out.end(resolve));
+  }
+  return total;
+}
+
 /** Writes a YCSB raw CSV: READ block then UPDATE block (blocks are not in time order, as YCSB writes). */
 export async function writeRawCsv(rows: number, file: string, opsPerS = 90_000): Promise<number> {
   const out = createWriteStream(file);

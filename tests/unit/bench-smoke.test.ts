@@ -33,7 +33,7 @@ const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFini
 describe.skipIf(!existsSync('/usr/bin/chromium'))('npm run bench -- --json (tiny sizes, in Chromium)', () => {
   it('prints one document with every figure, the browser p99 equal to native DuckDB', { timeout: 240_000 }, async () => {
     const port = await freePort();
-    const { status, stdout, stderr } = await run(['--json', '--rows', '20000', '--histograms', '500', '--port', String(port)]);
+    const { status, stdout, stderr } = await run(['--json', '--rows', '20000', '--histograms', '500', '--app-rows', '20000', '--app-seconds', '30', '--port', String(port)]);
     expect(status, stderr).toBe(0);
     const doc = JSON.parse(stdout);
     expect(doc.rawCsv.rows).toBe(20000);
@@ -48,6 +48,13 @@ describe.skipIf(!existsSync('/usr/bin/chromium'))('npm run bench -- --json (tiny
       expect(doc.rawCsv.p99Match).toBe(true);
     }
     expect(Object.keys(doc.rawCsv.p99).sort()).toEqual(['READ', 'UPDATE']);
+    // The user's time on the built app: every case timed to its final figures, equal to native's.
+    expect(doc.app.length).toBe(5);
+    for (const a of doc.app) {
+      expect(positive(a.appSeconds) && positive(a.engineSeconds) && positive(a.peakMemoryMB), JSON.stringify(a)).toBe(true);
+      if (nativeAvailable() && a.rows !== undefined) expect(a.figuresMatch, JSON.stringify(a)).toBe(true);
+    }
+    expect(positive(doc.coldStart.firstPaintMs) && positive(doc.coldStart.sampleSummaryMs)).toBe(true);
     // Counted, not judged: the page's responsiveness during ingest is a figure of the full run.
     for (const t of [doc.rawCsv.ingestLongTasks, doc.hdr.ingestLongTasks]) {
       expect(Number.isInteger(t.count) && t.count >= 0 && t.longestMs >= (t.count > 0 ? 50 : 0), JSON.stringify(t)).toBe(true);

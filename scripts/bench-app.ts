@@ -1,0 +1,158 @@
+/**
+ * The user's time, measured on the built app (index.html, not the engine harness): from the user's
+ * action — files handed to the file input with the sample data already on screen, or a `#files=`
+ * link opened on a cold page — to the final figures in the summary table (every operation's count
+ * equal to what was written, its percentiles shown), read back for comparison with native DuckDB.
+ * And the cold start: first paint, and the sample data's summary on screen, from navigation.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
+
+/** Per operation, the figures the summary table shows for a run (µs). */
+export type ShownFigures = Record<string, { count: number; p50: number | null; p99: number | null; 'p99.9': number | null }>;
+
+export interface AppMeasurement {
+  appSeconds: number;
+  figures: ShownFigures;
+  peakMemoryMB: number | null;
+}
+
+declare global {
+  interface Window {
+    __benchApp?: { start: number | null; done: number | null; expected: Record<string, number> };
+  }
+}
+
+/**
+ * Watches the page for the summary table showing exactly `expected` (op → count) and records
+ * performance.now() then, and at the first file-input change. Installed before the action: an init
+ * script for a cold page, an evaluate for a page already showing the sample data.
+ */
+function watchForFigures(expected: Record<string, number>): void {
+  const state = { start: null as number | null, done: null as number | null, expected };
+  window.__benchApp = state;
+  document.addEventListener('change', () => (state.start ??= performance.now()), { capture: true });
+  const observer = new MutationObserver(() => {
+    if (state.done !== null) return;
+    const cells = document.querySelectorAll<HTMLElement>('[data-testid=summary-table] td[data-stat=count]');
+    if (cells.length !== Object.keys(state.expected).length) return;
+    for (const c of cells) if (Number(c.dataset.value) !== state.expected[c.dataset.op ?? '']) return;
+    // Final: the percentiles are on screen too, not only the counts.
+    if (!document.querySelector('[data-testid=summary-table] td[data-stat=p99][data-value]')) return;
+    state.done = performance.now();
+    observer.disconnect();
+  });
+  // The document itself, not its root element: an init script runs before there is one.
+  observer.observe(document, { subtree: true, childList: true, attributes: true });
+}
+
+async function readFigures(page: Page, ops: readonly string[]): Promise<ShownFigures> {
+  const out: ShownFigures = {};
+  for (const op of ops) {
+    const value = async (stat: string) => {
+      const v = await page.locator(`[data-testid=summary-table] td[data-op="${op}"][data-stat="${stat}"]`).first().getAttribute('data-value');
+      return v === null ? null : Number(v);
+    };
+    out[op] = { count: (await value('count')) ?? 0, p50: await value('p50'), p99: await value('p99'), 'p99.9': await value('p99.9') };
+  }
+  return out;
+}
+
+function vmHwmMB(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function rendererPids(browser: Browser): Promise<number[]> {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
+  await cdp.detach();
+  return processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+}
+
+function resetPeaks(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    } catch {
+      /* not ours to reset: the peak then includes start-up */
+    }
+  }
+}
+
+const peakOf = (pids: readonly number[]): number | null => {
+  const peaks = pids.map(vmHwmMB).filter((v): v is number => v !== null);
+  return peaks.length ? Math.max(...peaks) : null;
+};
+
+async function withPage<T>(act: (page: Page, browser: Browser) => Promise<T>): Promise<T> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const result = await act(page, browser);
+    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+    return result;
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Files handed to the file input of the app already showing the sample data, as a drop does. */
+export function appWithFiles(baseUrl: string, files: readonly string[], expected: Record<string, number>): Promise<AppMeasurement> {
+  return withPage(async (page, browser) => {
+    await page.goto(`${baseUrl}/`);
+    await page.getByTestId('sample-banner').waitFor();
+    await page.locator('[data-testid=summary-table]').waitFor();
+    await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=progress]') === null);
+    await page.evaluate(watchForFigures, expected);
+    const pids = await rendererPids(browser);
+    resetPeaks(pids);
+    await page.setInputFiles('[data-testid=file-input]', [...files]);
+    await page.waitForFunction(() => window.__benchApp?.done != null, null, { timeout: 0, polling: 100 });
+    const { start, done } = await page.evaluate(() => window.__benchApp as { start: number; done: number });
+    return { appSeconds: (done - start) / 1000, figures: await readFigures(page, Object.keys(expected)), peakMemoryMB: peakOf(pids) };
+  });
+}
+
+/** A `#files=` link opened on a cold page: from navigation to the final figures. */
+export function appWithLink(baseUrl: string, refs: readonly string[], expected: Record<string, number>): Promise<AppMeasurement> {
+  return withPage(async (page, browser) => {
+    await page.addInitScript(watchForFigures, expected);
+    await page.goto(`${baseUrl}/#files=${refs.join(',')}`);
+    const pids = await rendererPids(browser);
+    await page.waitForFunction(() => window.__benchApp?.done != null, null, { timeout: 0, polling: 100 });
+    const done = await page.evaluate(() => window.__benchApp?.done as number);
+    return { appSeconds: done / 1000, figures: await readFigures(page, Object.keys(expected)), peakMemoryMB: peakOf(pids) };
+  });
+}
+
+/** A cold page: first contentful paint, and the sample data's summary on screen, in ms from navigation. */
+export function coldStart(baseUrl: string): Promise<{ firstPaintMs: number | null; sampleSummaryMs: number }> {
+  return withPage(async (page) => {
+    await page.addInitScript(() => {
+      const mark = { shown: null as number | null };
+      (window as unknown as { __sample: typeof mark }).__sample = mark;
+      const observer = new MutationObserver(() => {
+        if (mark.shown === null && document.querySelector('[data-testid=summary-table] td[data-stat=p99][data-value]')) {
+          mark.shown = performance.now();
+          observer.disconnect();
+        }
+      });
+      observer.observe(document, { subtree: true, childList: true, attributes: true });
+    });
+    await page.goto(`${baseUrl}/`);
+    await page.waitForFunction(() => (window as unknown as { __sample: { shown: number | null } }).__sample.shown !== null, null, { timeout: 120_000, polling: 50 });
+    return page.evaluate(() => ({
+      firstPaintMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+      sampleSummaryMs: (window as unknown as { __sample: { shown: number } }).__sample.shown,
+    }));
+  });
+}
