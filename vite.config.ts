@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -65,9 +66,25 @@ function securityHeaders(): Plugin {
   };
 }
 
-/** sample-results/ is served at /sample-results/ in dev and copied into the build, with an index. */
+/**
+ * The sample data's analysis, computed by the CLI (the same parsers and SQL as the app) so that a
+ * first visit shows the sample's summary before DuckDB-WASM has even started; the engine's own
+ * analysis of the files replaces it when it arrives. Null when it cannot be computed.
+ */
+function sampleAnalysis(): string | null {
+  const project = import.meta.dirname;
+  const r = spawnSync(path.join(project, 'node_modules', '.bin', 'tsx'), ['src/cli/summarize.ts', '--json', 'sample-results'], { cwd: project, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  // 1: something in the sample was skipped, and the analysis says so, as the app's would.
+  return (r.status === 0 || r.status === 1) && r.stdout.startsWith('{') ? r.stdout : null;
+}
+
+/**
+ * sample-results/ is served at /sample-results/ in dev and copied into the build, with an index
+ * and its analysis (`sampleAnalysis`).
+ */
 function sampleResults(): Plugin {
   const root = path.resolve(import.meta.dirname, 'sample-results');
+  let analysis: string | null | undefined;
   const list = (): string[] => {
     const out: string[] = [];
     const walk = (dir: string): void => {
@@ -91,6 +108,12 @@ function sampleResults(): Plugin {
         res.setHeader('Content-Type', 'application/json');
         res.end(JSON.stringify(list()));
       });
+      server.middlewares.use('/sample-results/analysis.json', (_req, res, next) => {
+        analysis ??= sampleAnalysis();
+        if (analysis === null) return next();
+        res.setHeader('Content-Type', 'application/json');
+        res.end(analysis);
+      });
       server.middlewares.use('/sample-results/', (req, res, next) => {
         const rel = decodeURIComponent((req.url ?? '').split('?')[0] ?? '').replace(/^\/+/, '');
         const full = path.resolve(root, rel);
@@ -101,6 +124,8 @@ function sampleResults(): Plugin {
     },
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'sample-results/index.json', source: JSON.stringify(list()) });
+      analysis ??= sampleAnalysis();
+      if (analysis !== null) this.emitFile({ type: 'asset', fileName: 'sample-results/analysis.json', source: analysis });
     },
     closeBundle() {
       if (existsSync(root)) cpSync(root, path.join(outDir, 'sample-results'), { recursive: true });

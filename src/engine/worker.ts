@@ -110,9 +110,14 @@ async function readInput({ input, progress }: { input: InputFile; progress: File
   return { kind: 'file', outcome: await parse(input, signal, (p) => progress.report(p)) };
 }
 
-async function load({ id, files, replace, window, regroup }: Extract<WorkerRequest, { type: 'load' }>, store: Store, signal: AbortSignal): Promise<LoadResult> {
+/**
+ * `storeReady` resolves once DuckDB has started: files are fetched and parsed meanwhile (on a cold
+ * page the sample data's files are read while DuckDB-WASM compiles), and the store is waited for
+ * only when the first parsed file is handed to it.
+ */
+async function load({ id, files, replace, window, regroup }: Extract<WorkerRequest, { type: 'load' }>, storeReady: Promise<Store>, signal: AbortSignal): Promise<LoadResult> {
   // Cancelled while it waited behind another request: nothing read, nothing replaced.
-  if (signal.aborted) return { analysis: analyse(store, window), loadedFiles: [], cancelled: true, unmapped: [] };
+  if (signal.aborted) return { analysis: analyse(await storeReady, window), loadedFiles: [], cancelled: true, unmapped: [] };
   regrouping = regroup;
   if (replace) {
     parsed = [];
@@ -144,6 +149,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
           continue;
         }
         const { outcome } = contents;
+        const store = await storeReady;
         if (isFailed(outcome) && isUnrecognised(outcome)) {
           ignored.push(input.path);
           if (outcome.csv) unmapped.push(outcome.csv);
@@ -187,6 +193,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
   } finally {
     pool?.close();
   }
+  const store = await storeReady;
   if (comparison) {
     parsed = [];
     store.clear();
@@ -198,10 +205,9 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
 }
 
 async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: AbortSignal): Promise<unknown> {
+  if (req.type === 'load') return load(req, ready, signal);
   const store = await ready;
   switch (req.type) {
-    case 'load':
-      return load(req, store, signal);
     case 'regroup':
       regrouping = req.regroup;
       rebuild(store);

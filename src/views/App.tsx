@@ -4,7 +4,7 @@ import { linkDataToSnapshot, snapshotLevel, type LinkLevel } from '../state/snap
 import { decodeState, encodeState, type RunLabels, type ViewState } from '../state/view-state.ts';
 import { ChartArea } from './ChartArea.tsx';
 import { ExportContext, type ExportSettings } from './ExportMenu.tsx';
-import { fileFromReference, filesFromDrop, remoteHosts, sampleReferences } from './file-sources.ts';
+import { fileFromReference, filesFromDrop, remoteHosts, sampleAnalysis, sampleReferences } from './file-sources.ts';
 import { CsvMappingPanel } from './CsvMappingPanel.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
 import { buildRunViews, colourMap } from './run-views.ts';
@@ -84,6 +84,9 @@ export function App() {
         setSource({ kind: 'sample' });
         void loadRefs(refs);
       });
+      // The sample's summary as computed at build time: on screen while DuckDB starts and the
+      // engine reads the same files, whose analysis then replaces it.
+      void sampleAnalysis(base).then((analysis) => analysis && engine.showPrecomputed(analysis));
     }
   }, [engine, source, pendingHosts, base, loadRefs, state.data, setNotices]);
 

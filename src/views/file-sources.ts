@@ -1,4 +1,5 @@
 import type { InputFile } from '../engine/protocol.ts';
+import type { Analysis } from '../engine/analyse.ts';
 
 /**
  * Where input files come from in the browser: a drop (files or whole folders), the file and
@@ -59,6 +60,16 @@ export function remoteHosts(refs: readonly string[], base: string): string[] {
 }
 
 export const SAMPLE_INDEX = 'sample-results/index.json';
+
+/** The sample data's analysis computed at build time (vite.config.ts), or null when there is none. */
+export async function sampleAnalysis(base: string): Promise<Analysis | null> {
+  try {
+    const response = await fetch(new URL('sample-results/analysis.json', base));
+    return response.ok ? ((await response.json()) as Analysis) : null;
+  } catch {
+    return null;
+  }
+}
 
 export async function sampleReferences(base: string): Promise<string[]> {
   const response = await fetch(new URL(SAMPLE_INDEX, base));

@@ -48,6 +48,8 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     unmapped: [],
   });
   const cancelRef = useRef<(() => void) | null>(null);
+  /** Bumped by a clear: a load started before it (and cancelled by it) no longer shows its result. */
+  const generation = useRef(0);
   // Loads use the window in force without re-creating the load callback when it changes.
   const windowRef = useRef(window);
   const regroupRef = useRef(regroup);
@@ -72,6 +74,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
       const client = state.client;
       if (!client || files.length === 0) return;
       const t0 = performance.now();
+      const started = generation.current;
       setState((s) => ({
         ...s,
         loading: true,
@@ -87,6 +90,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
       cancelRef.current = handle.cancel;
       try {
         const result = await handle.result;
+        if (generation.current !== started) return;
         // A file read again (with a mapping now) leaves the list; what this load could not read joins it.
         const reread = new Set(files.map((f) => f.path));
         setState((s) => ({
@@ -121,6 +125,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
   );
 
   const clear = useCallback(async () => {
+    generation.current++;
     cancelRef.current?.();
     await state.client?.clear();
     setState((s) => ({ ...s, analysis: null, dataVersion: s.dataVersion + 1, progress: {}, unmapped: [] }));
@@ -153,5 +158,13 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     [state.client],
   );
 
-  return { ...state, load, cancel, clear, reanalyse, regroupRuns, openSnapshot };
+  /**
+   * An analysis computed ahead of time (the sample data's, at build time, by the same code), shown
+   * until the engine's own arrives: nothing replaces an analysis the engine has given.
+   */
+  const showPrecomputed = useCallback((analysis: Analysis) => {
+    setState((s) => (s.analysis ? s : { ...s, analysis }));
+  }, []);
+
+  return { ...state, load, cancel, clear, reanalyse, regroupRuns, openSnapshot, showPrecomputed };
 }
