@@ -59,7 +59,8 @@ async function readFigures(page: Page, ops: readonly string[]): Promise<ShownFig
   return out;
 }
 
-function vmHwmMB(pid: number): number | null {
+/** A process's peak resident set (Linux VmHWM), MB. */
+export function vmHwmMB(pid: number): number | null {
   try {
     const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : null;

@@ -22,14 +22,14 @@
  * WebAssembly memory live in that process.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { BenchResult } from '../src/bench/main.tsx';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
-import { appWithFiles, appWithLink, coldStart, type AppMeasurement, type ShownFigures } from './bench-app.ts';
+import { appWithFiles, appWithLink, coldStart, vmHwmMB, type AppMeasurement, type ShownFigures } from './bench-app.ts';
 import { writeHdrLogs, writeRawCsv, writeRealisticRawRun } from './generate-data.ts';
 
 /** The part of @duckdb/node-api the native reference uses. */
@@ -198,15 +198,6 @@ interface BrowserRun {
   pageMemoryMB: number | null;
   /** Decode alone, on the page's main thread (same V8 as the worker): histograms, ms, renderer CPU seconds. */
   decodeOnly: { histograms: number; ms: number; cpuSeconds: number } | null;
-}
-
-function vmHwmMB(pid: number): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Chromium's renderer processes: their pids and CPU seconds used so far. */

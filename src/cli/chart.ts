@@ -7,15 +7,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseSlaRule } from '../analysis/sla.ts';
 import { percentileKey } from '../charts/ByScenario.tsx';
-import { analyseStore } from '../engine/analyse.ts';
-import { openNodeDb } from '../engine/node-db.ts';
-import { Store } from '../engine/store.ts';
-import { groupIntoRuns } from '../model/grouping.ts';
 import { CHART_KINDS, ChartInputError, chartSpec, type ChartKind } from '../render/chart-specs.ts';
 import { renderSvg, themeFromCss } from '../render/svg-figure.ts';
 import { DEFAULT_STATE, type CostParams, type ViewState } from '../state/view-state.ts';
 import { buildRunViews } from '../views/run-views.ts';
-import { loadPaths } from './load-paths.ts';
+import { loadAndAnalyse } from './load-paths.ts';
+import { reportProblems, runMain } from './run-main.ts';
 
 const CHARTS = CHART_KINDS;
 type Chart = ChartKind;
@@ -146,8 +143,6 @@ function parseCommandLine(args: string[]): Options | 'help' {
   };
 }
 
-/** What to draw and its data, chosen as ChartArea chooses them for the same view state. */
-
 async function main(args: string[]): Promise<number> {
   let options;
   try {
@@ -162,11 +157,7 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
 
-  const loaded = await loadPaths(options.paths);
-  const store = new Store(await openNodeDb());
-  store.addRuns(groupIntoRuns(loaded.files));
-  // A link's time window applies to the figures, as it does in the app.
-  const analysis = analyseStore(store, loaded.errors, loaded.ignored, { window: options.state.window });
+  const { store, analysis } = await loadAndAnalyse(options.paths, options.state.window);
   const views = buildRunViews(analysis, options.state);
 
   const unknownFocus = options.focus.filter((f) => !views.some((v) => v.key === f || v.label === f));
@@ -193,18 +184,8 @@ async function main(args: string[]): Promise<number> {
     else process.stdout.write(svg);
     if (figure.empty !== null) process.stderr.write(`the chart is empty: ${figure.empty}\n`);
   }
-  for (const e of analysis.errors) process.stderr.write(`${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
+  reportProblems(analysis.errors);
   return analysis.errors.length > 0 ? 1 : 0;
 }
 
-// process.exitCode rather than process.exit: exiting at once would cut off output still being
-// written to a pipe.
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 3;
-  },
-);
+runMain(main);

@@ -3,6 +3,11 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isFailed, isUnrecognised, readFile, type FileOutcome, type ReadOptions } from '../formats/registry.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
+import { analyseStore } from '../engine/analyse.ts';
+import { openNodeDb } from '../engine/node-db.ts';
+import { Store } from '../engine/store.ts';
+import type { SummaryOptions } from '../engine/summary.ts';
+import { groupIntoRuns } from '../model/grouping.ts';
 
 /**
  * Reading files and folders from disk for the CLI and tests. Inside a folder, files that are not
@@ -63,4 +68,14 @@ export async function loadPaths(inputs: readonly string[], options: Pick<ReadOpt
     }
   }
   return result;
+}
+
+/** Reads the paths and analyses them as the app would: the parsed files, the store and the figures. */
+export async function loadAndAnalyse(paths: readonly string[], window: SummaryOptions['window'] = null) {
+  const loaded = await loadPaths(paths);
+  const store = new Store(await openNodeDb());
+  store.addRuns(groupIntoRuns(loaded.files));
+  // A link's time window applies to the figures, as it does in the app.
+  const analysis = analyseStore(store, loaded.errors, loaded.ignored, { window });
+  return { loaded, store, analysis };
 }

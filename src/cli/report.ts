@@ -7,14 +7,11 @@ import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseSlaRule } from '../analysis/sla.ts';
-import { analyseStore } from '../engine/analyse.ts';
-import { openNodeDb } from '../engine/node-db.ts';
-import { Store } from '../engine/store.ts';
-import { groupIntoRuns } from '../model/grouping.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { FileProvenance } from '../model/report.ts';
 import { DEFAULT_STATE, type ViewState } from '../state/view-state.ts';
-import { loadPaths } from './load-paths.ts';
+import { loadAndAnalyse } from './load-paths.ts';
+import { reportProblems, runMain } from './run-main.ts';
 
 const USAGE = `usage: npm run --silent report -- --out FILE.html [--title T] [--app-url URL]
          [--sla RULE] [--percentile P] [--op OP] [--window FROM-TO] [--focus RUN,...] <file-or-folder>...
@@ -103,10 +100,7 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const loaded = await loadPaths(options.paths);
-  const store = new Store(await openNodeDb());
-  store.addRuns(groupIntoRuns(loaded.files));
-  const analysis = analyseStore(store, loaded.errors, loaded.ignored, { window: options.state.window });
+  const { loaded, store, analysis } = await loadAndAnalyse(options.paths, options.state.window);
   const labels = new Map(store.runs.map((r) => [r.label, r.key]));
   const unknown = options.focus.filter((f) => !labels.has(f) && !store.runs.some((r) => r.key === f));
   if (unknown.length > 0) {
@@ -130,17 +124,8 @@ async function main(args: string[]): Promise<number> {
   });
   writeFileSync(options.out, html);
   if (analysis.runs.length === 0) process.stderr.write('no runs: the report says so\n');
-  for (const e of analysis.errors) process.stderr.write(`${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}\n`);
+  reportProblems(analysis.errors);
   return analysis.errors.length > 0 ? 1 : 0;
 }
 
-// process.exitCode rather than process.exit: exiting at once would cut off output still being written.
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 3;
-  },
-);
+runMain(main);

@@ -2,6 +2,7 @@ import { openNodeDb } from '../engine/node-db.ts';
 import { analyseLoaded, type Analysis } from '../engine/analyse.ts';
 import { describeKept, problemsByFile } from '../model/report.ts';
 import { loadPaths } from './load-paths.ts';
+import { runMain } from './run-main.ts';
 import { MappingError, parseMapSpec } from '../formats/csv-mapping.ts';
 import { PERCENTILE_KEYS } from '../model/percentiles.ts';
 import type { OpSummary } from '../model/figures.ts';
@@ -88,13 +89,4 @@ async function main(argv: string[]): Promise<number> {
   return analysis.errors.length > 0 ? 1 : 0;
 }
 
-// exitCode, not exit(): exit() would drop JSON still being written to a pipe.
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
-    process.exitCode = 3;
-  },
-);
+runMain(main);
