@@ -84,7 +84,10 @@ test('files are parsed on parse workers, whose own CSP allows their scripts and 
     if (/\/assets\/parse-worker-[^/]*\.js$/.test(worker.url())) workers.push({ url: worker.url(), ran: worker.evaluate(() => typeof self.onmessage === 'function').catch(() => false) });
   });
   await page.goto('/');
-  await expect(page.getByTestId('summary-table')).toBeVisible();
+  // The summary on screen first is the one computed at build time: wait for the engine's own load.
+  await expect(page.getByTestId('engine-status')).toContainText('DuckDB ready', { timeout: 60_000 });
+  await expect(page.getByTestId('progress')).toHaveCount(0);
+  await expect(page.locator('.recharts-surface').first()).toBeVisible();
   expect(workers.length).toBeGreaterThan(0);
   expect(await Promise.all(workers.map((w) => w.ran))).toContain(true);
   const script = await page.request.get(workers[0]!.url);
