@@ -2,12 +2,15 @@ import { genericCsvProperties } from './generic-csv.props.ts';
 import { sandboxReader } from './harness.ts';
 import { hdrLogProperties } from './hdr-log.props.ts';
 import { hgrmProperties } from './hgrm.props.ts';
+import { producerArb, producerCases, PRODUCER_IDS } from './producer-fixtures.ts';
+import { formatSuite } from './suite.ts';
 import { ycsbRawProperties } from './ycsb-raw.props.ts';
 import { ycsbTextProperties } from './ycsb-text.props.ts';
 
 /**
- * Every format module's properties (one `<format>.props.ts` each), in one test file so that they
- * share one reading worker: starting one costs more than a CI run of a format's properties.
+ * Every format module's properties (one `<format>.props.ts` each; the load tools' modules on their
+ * real fixtures), in one test file so that they share one reading worker: starting one costs more
+ * than a CI run of a format's properties.
  */
 const read = sandboxReader();
 
@@ -16,3 +19,8 @@ hgrmProperties(read);
 ycsbRawProperties(read);
 ycsbTextProperties(read);
 genericCsvProperties(read);
+
+for (const id of PRODUCER_IDS) {
+  const cases = await producerCases(id);
+  formatSuite(id, read, producerArb(cases), cases[0]!.path);
+}

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, it } from 'vitest';
 import type { FailedFile, FileOutcome, ReadOptions } from '../../../src/formats/registry.ts';
 import { HdrLayout } from '../../../src/model/hdr-layout.ts';
-import type { FormatId, LatencySeries, ParsedFile } from '../../../src/model/types.ts';
+import { FORMAT_IDS, type FormatId, type LatencySeries, type ParsedFile } from '../../../src/model/types.ts';
 import { sampleRecords } from '../../helpers/raw-samples.ts';
 
 /**
@@ -184,7 +184,6 @@ function must(cond: boolean, message: string): asserts cond {
   if (!cond) throw new InvariantError(message);
 }
 
-const FORMAT_IDS = ['hdr-log', 'hgrm', 'ycsb-raw', 'ycsb-text', 'generic-csv'];
 const finiteOrNull = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v));
 const count = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 /** readFile's catch-all; it must never be reached, a parser bug hides behind it. */
@@ -297,7 +296,7 @@ export function checkOutcome(path: string, outcome: FileOutcome, { textChars }: 
     must(outcome.failed === true && errors.length >= 1 && errors.every((e) => e.line === 0), 'a failed file has file-level errors only');
     return;
   }
-  must(FORMAT_IDS.includes(outcome.format), `format ${outcome.format}`);
+  must((FORMAT_IDS as readonly string[]).includes(outcome.format), `format ${outcome.format}`);
   must(count(outcome.lines) && count(outcome.skippedLines) && outcome.skippedLines <= outcome.lines, `lines ${outcome.lines}, skipped ${outcome.skippedLines}`);
   for (const e of errors) must(Number.isInteger(e.line) && e.line >= 0 && e.line <= outcome.lines, `error at line ${e.line} of ${outcome.lines}`);
   outcome.series.forEach((s, i) => checkSeries(s, `series ${i} (${s.op})`));

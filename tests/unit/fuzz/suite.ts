@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { gzipSync } from 'fflate';
 import { describe, expect } from 'vitest';
+import type { FormatId } from '../../../src/model/types.ts';
 import type { FileOutcome } from '../../../src/formats/registry.ts';
 import { inCountOrder } from '../../helpers/raw-samples.ts';
 import { FORMAT_ARBS, type FormatKey, type Generated } from './generators.ts';
@@ -70,8 +71,11 @@ function expectPrefixConsistent(cut: Reading, complete: Reading, completeLines: 
 /** Tokens each module's patterns are built from: repeated, they probe for super-linear regular expressions. */
 const PATHOLOGICAL_PIECES = ['1', '9', ' ', '  ', ',', ', ', '.', '-', '=', '[', ']', '[x', 'e', 'E+', '\t', '"', '""', '#', '#[', 'HIST', 'A', '/', ':', ' sec: ', '1 sec: ', ' operations;', 'Count=', ', Max=', '[READ: ', 'READ,', ' count: ', '\n', '\n\n', ' \n', '[\n', '1\n', ',\n', 'Value ', '\u00a0', '\uFEFF', 'µ', '-_.'];
 
-export function formatSuite(key: FormatKey, read: Read = sandboxReader()): void {
-  const arb = FORMAT_ARBS[key];
+/**
+ * `key`'s properties on valid files from `arb` (the format's generator, or a producer's real
+ * fixtures); `garbagePath` is the name garbage is read under.
+ */
+export function formatSuite(key: FormatId, read: Read = sandboxReader(), arb: fc.Arbitrary<Generated> = FORMAT_ARBS[key as FormatKey], garbagePath = FORMAT_PATHS[key as FormatKey]): void {
   const forced = { formatId: key } as const;
 
   describe(`${key}: valid input`, () => {
@@ -179,7 +183,7 @@ export function formatSuite(key: FormatKey, read: Read = sandboxReader()): void 
         fc.boolean(),
       ),
       async ([bytes, force]) => {
-        const path = FORMAT_PATHS[key];
+        const path = garbagePath;
         const { outcome } = await read({ path, bytes, options: force ? forced : {} });
         // UTF-16 decoding can yield more characters than bytes only by BOM sniffing tricks; bytes bound chars otherwise.
         checkOutcome(path, outcome, { textChars: bytes.length });
