@@ -28,25 +28,67 @@ export interface DynamoDbPrices {
   storagePerGbMonth: number;
 }
 
+/** A dated set of DynamoDB list prices the cost model can use; `id` travels in links and the CLI. */
+export interface DynamoDbPricePreset {
+  readonly id: PricePresetId;
+  /** The first day these prices are in force for (`current`), or the last (`before-2024-11`). */
+  readonly asOf: string;
+  readonly label: string;
+  readonly note: string;
+  readonly prices: DynamoDbPrices;
+}
+
+export const PRICE_PRESET_IDS = ['current', 'before-2024-11'] as const;
+export type PricePresetId = (typeof PRICE_PRESET_IDS)[number];
+
 /**
- * Default prices. They are the list prices that published DynamoDB-vs-cluster comparisons use, so
- * that the tool reproduces those figures; today's prices differ (see `note`), hence editable.
+ * AWS list prices, us-east-1, Standard table class (aws.amazon.com/dynamodb/pricing). On 1 Nov 2024
+ * AWS halved the on-demand prices; provisioned capacity and storage did not change. The default is
+ * today's prices; the earlier set reproduces the published DynamoDB-vs-cluster comparisons made
+ * with them (their worked example: 50k writes/s + 50k reads/s + 1 TB = $361,600 a month on demand).
  */
-export const DEFAULT_DYNAMODB_PRICES: { readonly asOf: string; readonly note: string; readonly prices: DynamoDbPrices } = {
-  asOf: '2024-10-31',
-  note:
-    'AWS list prices, us-east-1, Standard table class (aws.amazon.com/dynamodb/pricing), in force until ' +
-    '31 Oct 2024: provisioned $0.00065 per WCU-hour and $0.00013 per RCU-hour, on-demand $1.25 per ' +
-    'million write and $0.25 per million read request units, storage $0.25 per GB-month. From 1 Nov 2024 ' +
-    'AWS halved the on-demand prices ($0.625 and $0.125 per million).',
-  prices: {
-    wcuPerHour: 0.00065,
-    rcuPerHour: 0.00013,
-    perMillionWrites: 1.25,
-    perMillionReads: 0.25,
-    storagePerGbMonth: 0.25,
+export const DYNAMODB_PRICE_PRESETS: Readonly<Record<PricePresetId, DynamoDbPricePreset>> = {
+  current: {
+    id: 'current',
+    asOf: '2024-11-01',
+    label: 'current list prices (since 1 Nov 2024)',
+    note:
+      'AWS list prices, us-east-1, Standard table class (aws.amazon.com/dynamodb/pricing), in force since ' +
+      '1 Nov 2024: provisioned $0.00065 per WCU-hour and $0.00013 per RCU-hour, on-demand $0.625 per ' +
+      'million write and $0.125 per million read request units, storage $0.25 per GB-month.',
+    prices: {
+      wcuPerHour: 0.00065,
+      rcuPerHour: 0.00013,
+      perMillionWrites: 0.625,
+      perMillionReads: 0.125,
+      storagePerGbMonth: 0.25,
+    },
+  },
+  'before-2024-11': {
+    id: 'before-2024-11',
+    asOf: '2024-10-31',
+    label: 'list prices until 31 Oct 2024 (as in published comparisons)',
+    note:
+      'AWS list prices, us-east-1, Standard table class, in force until 31 Oct 2024, which published ' +
+      'DynamoDB-vs-cluster comparisons use: provisioned $0.00065 per WCU-hour and $0.00013 per RCU-hour, ' +
+      'on-demand $1.25 per million write and $0.25 per million read request units, storage $0.25 per ' +
+      'GB-month. AWS halved the on-demand prices from 1 Nov 2024.',
+    prices: {
+      wcuPerHour: 0.00065,
+      rcuPerHour: 0.00013,
+      perMillionWrites: 1.25,
+      perMillionReads: 0.25,
+      storagePerGbMonth: 0.25,
+    },
   },
 };
+
+/** The prices used when none are chosen: today's. */
+export const DEFAULT_DYNAMODB_PRICES: DynamoDbPricePreset = DYNAMODB_PRICE_PRESETS.current;
+
+export function isPricePresetId(value: unknown): value is PricePresetId {
+  return typeof value === 'string' && (PRICE_PRESET_IDS as readonly string[]).includes(value);
+}
 
 /**
  * A node-priced service: either a monthly figure, or nodes × hourly price × 730; plus optional storage

@@ -3,7 +3,10 @@ import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis, type XA
 import {
   DEFAULT_DYNAMODB_PRICES,
   DEFAULT_ITEM_BYTES,
+  DYNAMODB_PRICE_PRESETS,
   HOURS_PER_MONTH,
+  PRICE_PRESET_IDS,
+  isPricePresetId,
   compareCosts,
   dynamoDbCosts,
   readsWritesFromOps,
@@ -11,6 +14,7 @@ import {
   type ClusterPricing,
   type Consistency,
   type DynamoDbMonthlyCost,
+  type DynamoDbPricePreset,
   type DynamoDbPrices,
 } from '../analysis/cost.ts';
 import type { CostParams } from '../state/view-state.ts';
@@ -46,8 +50,20 @@ export interface CostRow {
   factor: { provisioned: number; onDemand: number } | null;
 }
 
+const PRICE_FIELDS = ['wcuHourly', 'rcuHourly', 'wruPerMillion', 'rruPerMillion', 'storagePerGbMonth'] as const;
+
+/** Whether any price was edited away from the preset. */
+function customised(params: CostParams): boolean {
+  return PRICE_FIELDS.some((k) => params[k] !== undefined);
+}
+
+/** The dated list prices the cost model starts from: the chosen preset, else today's. */
+export function pricePreset(params: CostParams): DynamoDbPricePreset {
+  return DYNAMODB_PRICE_PRESETS[params.prices ?? DEFAULT_DYNAMODB_PRICES.id];
+}
+
 export function dynamoDbPrices(params: CostParams): DynamoDbPrices {
-  const d = DEFAULT_DYNAMODB_PRICES.prices;
+  const d = pricePreset(params).prices;
   return {
     wcuPerHour: params.wcuHourly ?? d.wcuPerHour,
     rcuPerHour: params.rcuHourly ?? d.rcuPerHour,
@@ -301,7 +317,8 @@ function ClusterInputs({ params, onChange }: { params: CostParams; onChange: (pa
 }
 
 function CostInputs({ params, onChange }: { params: CostParams; onChange: (patch: Partial<CostParams>) => void }) {
-  const d = DEFAULT_DYNAMODB_PRICES.prices;
+  const preset = pricePreset(params);
+  const d = preset.prices;
   const box = { border: '1px solid var(--border)', borderRadius: 6, margin: 0, padding: '4px 10px' };
   return (
     <div className="controls" style={{ alignItems: 'stretch' }}>
@@ -321,7 +338,18 @@ function CostInputs({ params, onChange }: { params: CostParams; onChange: (patch
       </fieldset>
       <fieldset className="controls" style={box}>
         <legend>
-          DynamoDB prices (US$), defaults as of {DEFAULT_DYNAMODB_PRICES.asOf}{' '}
+          DynamoDB prices (US$){' '}
+          <select
+            value={preset.id}
+            onChange={(e) => onChange({ prices: isPricePresetId(e.target.value) && e.target.value !== DEFAULT_DYNAMODB_PRICES.id ? e.target.value : undefined })}
+            aria-label="price list"
+          >
+            {PRICE_PRESET_IDS.map((id) => (
+              <option key={id} value={id}>
+                {DYNAMODB_PRICE_PRESETS[id].label}
+              </option>
+            ))}
+          </select>{' '}
           <button type="button" className="link" onClick={() => onChange({ wcuHourly: undefined, rcuHourly: undefined, wruPerMillion: undefined, rruPerMillion: undefined, storagePerGbMonth: undefined })}>
             reset
           </button>
@@ -446,7 +474,10 @@ function CostTable({ rows, params }: { rows: CostRow[]; params: CostParams }) {
         </table>
       </div>
       {rows.some((r) => r.failedOps > 0) && <p className="muted">* the run also recorded failed operations; they are not billed and not priced</p>}
-      <p className="muted">{DEFAULT_DYNAMODB_PRICES.note}</p>
+      <p className="muted" data-testid="cost-prices-note">
+        {pricePreset(params).note}
+        {customised(params) ? ' Some prices were edited: the table above uses the edited figures.' : ''}
+      </p>
     </div>
   );
 }

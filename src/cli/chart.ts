@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { DEFAULT_DYNAMODB_PRICES, isPricePresetId, PRICE_PRESET_IDS } from '../analysis/cost.ts';
 import { parseSlaRule } from '../analysis/sla.ts';
 import { percentileKey } from '../charts/ByScenario.tsx';
 import { CHART_KINDS, ChartInputError, chartSpec, type ChartKind } from '../render/chart-specs.ts';
@@ -39,6 +40,7 @@ Draws one of the dashboard's charts as a standalone SVG document, from the same 
 cost options, named as the cost chart's fields (prices in US$):
   ${COST_NUMBERS.map((k) => `--${flagOf(k)}`).join(' ')}
   --consistency ${CONSISTENCIES.join('|')}
+  --prices ${PRICE_PRESET_IDS.join('|')}   DynamoDB list prices to start from (default ${DEFAULT_DYNAMODB_PRICES.id})
 
 Exit code: 0 all read, 1 something was skipped (see errors; the chart is still drawn), 2 bad usage,
 3 internal error.`;
@@ -79,6 +81,7 @@ function parseCommandLine(args: string[]): Options | 'help' {
         height: { type: 'string' },
         theme: { type: 'string' },
         consistency: { type: 'string' },
+        prices: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         ...Object.fromEntries(COST_NUMBERS.map((k) => [flagOf(k), { type: 'string' as const }])),
       },
@@ -124,6 +127,10 @@ function parseCommandLine(args: string[]): Options | 'help' {
     if (v !== undefined) cost[key] = v;
   }
   if (consistency !== undefined) cost.consistency = consistency as CostParams['consistency'];
+  if (values.prices !== undefined) {
+    if (!isPricePresetId(values.prices)) throw new UsageError(`--prices must be one of ${PRICE_PRESET_IDS.join(', ')}, got '${values.prices}'`);
+    if (values.prices !== DEFAULT_DYNAMODB_PRICES.id) cost.prices = values.prices;
+  }
   if (values.sla !== undefined) {
     try {
       parseSlaRule(values.sla);

@@ -6,6 +6,10 @@ import { parseArgs } from 'node:util';
 import {
   DEFAULT_DYNAMODB_PRICES,
   DEFAULT_ITEM_BYTES,
+  DYNAMODB_PRICE_PRESETS,
+  PRICE_PRESET_IDS,
+  isPricePresetId,
+  type DynamoDbPricePreset,
   HOURS_PER_MONTH,
   compareCosts,
   unitsPerOperation,
@@ -17,7 +21,7 @@ import {
 
 const USAGE = `usage: npm run --silent cost -- [--json] --reads-per-s R --writes-per-s W [--item-bytes B]
          --storage-gb G (--cluster-monthly M | --nodes N --node-hourly H)
-         [--consistency strong|eventual|transactional]
+         [--consistency strong|eventual|transactional] [--prices ${PRICE_PRESET_IDS.join('|')}]
 
   --reads-per-s, --writes-per-s  sustained operations per second
   --item-bytes                   DynamoDB item size in bytes (default ${DEFAULT_ITEM_BYTES}, a YCSB record)
@@ -25,16 +29,18 @@ const USAGE = `usage: npm run --silent cost -- [--json] --reads-per-s R --writes
   --cluster-monthly              the cluster's cost in US$ per month, or
   --nodes, --node-hourly         its node count and US$ per node-hour (× ${HOURS_PER_MONTH} h)
   --consistency                  read consistency (default strong; transactional doubles writes too)
+  --prices                       DynamoDB list prices: ${PRICE_PRESET_IDS.map((id) => `${id} = ${DYNAMODB_PRICE_PRESETS[id].label}`).join('; ')}
+                                 (default ${DEFAULT_DYNAMODB_PRICES.id})
   --json                         print the result as JSON
 
-Prices: ${DEFAULT_DYNAMODB_PRICES.note}`;
+${PRICE_PRESET_IDS.map((id) => `${id}: ${DYNAMODB_PRICE_PRESETS[id].note}`).join('\n')}`;
 
 const CONSISTENCIES: readonly Consistency[] = ['strong', 'eventual', 'transactional'];
 
 class UsageError extends Error {}
 
 /** Parses the command line into a cost input; throws UsageError on anything it cannot accept. */
-function parseCommandLine(args: string[]): { input: CostInput; json: boolean } | 'help' {
+function parseCommandLine(args: string[]): { input: CostInput; preset: DynamoDbPricePreset; json: boolean } | 'help' {
   let values;
   try {
     ({ values } = parseArgs({
@@ -52,6 +58,7 @@ function parseCommandLine(args: string[]): { input: CostInput; json: boolean } |
         nodes: { type: 'string' },
         'node-hourly': { type: 'string' },
         consistency: { type: 'string' },
+        prices: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -85,12 +92,17 @@ function parseCommandLine(args: string[]): { input: CostInput; json: boolean } |
     throw new UsageError(`--consistency must be one of ${CONSISTENCIES.join(', ')}, got '${consistency}'`);
   }
 
+  const presetId = values.prices ?? DEFAULT_DYNAMODB_PRICES.id;
+  if (!isPricePresetId(presetId)) throw new UsageError(`--prices must be one of ${PRICE_PRESET_IDS.join(', ')}, got '${presetId}'`);
+  const preset = DYNAMODB_PRICE_PRESETS[presetId];
+
   const input = {
     readsPerS: required('reads-per-s', readsPerS),
     writesPerS: required('writes-per-s', writesPerS),
     storageGb: required('storage-gb', storageGb),
     itemBytes,
     consistency,
+    prices: preset.prices,
   };
   let cluster: ClusterPricing;
   if (monthly !== undefined) {
@@ -103,14 +115,14 @@ function parseCommandLine(args: string[]): { input: CostInput; json: boolean } |
   } else {
     throw new UsageError('the cluster cost is required: --cluster-monthly, or --nodes with --node-hourly');
   }
-  return { json: values.json ?? false, input: { ...input, cluster } };
+  return { json: values.json ?? false, preset, input: { ...input, cluster } };
 }
 
 function isConsistency(text: string): text is Consistency {
   return (CONSISTENCIES as readonly string[]).includes(text);
 }
 
-function formatTable(input: CostInput, result: CostComparison): string {
+function formatTable(input: CostInput, preset: DynamoDbPricePreset, result: CostComparison): string {
   const usd = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   const count = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 2 });
   const consistency = input.consistency ?? 'strong';
@@ -121,7 +133,7 @@ function formatTable(input: CostInput, result: CostComparison): string {
   const p = result.dynamodbProvisioned;
   const d = result.dynamodbOnDemand;
   return [
-    `US$ per month (${HOURS_PER_MONTH} h); DynamoDB list prices as of ${DEFAULT_DYNAMODB_PRICES.asOf}, us-east-1`,
+    `US$ per month (${HOURS_PER_MONTH} h); DynamoDB ${preset.label}, us-east-1`,
     `${count(input.readsPerS)} reads/s (${consistency}) × ${count(units.read)} RCU, ` +
       `${count(input.writesPerS)} writes/s × ${count(units.write)} WCU, ` +
       `${count(input.itemBytes ?? DEFAULT_ITEM_BYTES)}-byte items, ${count(input.storageGb)} GB stored`,
@@ -149,7 +161,7 @@ function main(args: string[]): number {
     process.stderr.write(`error: ${error.message}\n\n${USAGE}\n`);
     return 2;
   }
-  process.stdout.write(parsed.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatTable(parsed.input, result)}\n`);
+  process.stdout.write(parsed.json ? `${JSON.stringify({ ...result, prices: { preset: parsed.preset.id, asOf: parsed.preset.asOf, ...parsed.preset.prices } }, null, 2)}\n` : `${formatTable(parsed.input, parsed.preset, result)}\n`);
   return 0;
 }
 

@@ -1,12 +1,13 @@
 /**
- * Everything a view shows, as plain data that fits in a URL fragment. Versioned: `v=1` today;
+ * Everything a view shows, as plain data that fits in a URL fragment. Versioned: `v=2` today;
  * a later version adds an upgrader from the previous one, so old links keep working. Defaults are
  * left out of the URL; a bad value falls back to its default and is reported as a notice.
  */
 
+import { isPricePresetId, type PricePresetId } from '../analysis/cost.ts';
 import { parseMapSpec } from '../formats/csv-mapping.ts';
 
-export const STATE_VERSION = 1;
+export const STATE_VERSION = 2;
 
 export const CHART_IDS = [
   'latency-vs-load',
@@ -79,6 +80,8 @@ export interface CostParams {
   wruPerMillion?: number;
   rruPerMillion?: number;
   storagePerGbMonth?: number;
+  /** Which dated DynamoDB list prices the edited prices start from; absent = today's. */
+  prices?: PricePresetId;
 }
 
 export const DEFAULT_STATE: ViewState = {
@@ -110,7 +113,20 @@ export interface Decoded {
 }
 
 /** Upgraders from version n to n+1, applied in turn to old links' parameters. */
-const UPGRADERS: Record<number, (p: URLSearchParams) => void> = {};
+const UPGRADERS: Record<number, (p: URLSearchParams) => void> = {
+  // v1 links priced DynamoDB at the list prices before 1 Nov 2024, then the only ones: a link that
+  // shows or sets the cost chart keeps them.
+  1: (p) => {
+    if (p.get('chart') !== 'cost' && p.get('embed') !== 'cost' && !p.has('cost')) return;
+    let cost: unknown = {};
+    try {
+      cost = JSON.parse(p.get('cost') ?? '{}');
+    } catch {
+      return; // malformed: reported as such when read
+    }
+    if (isRecord(cost) && !('prices' in cost)) p.set('cost', JSON.stringify({ ...cost, prices: 'before-2024-11' }));
+  },
+};
 
 function parseJson<T>(text: string, check: (v: unknown) => v is T): T | null {
   try {
@@ -144,7 +160,11 @@ function isCostParams(v: unknown): v is CostParams {
   return (
     isRecord(v) &&
     Object.entries(v).every(([k, x]) =>
-      k === 'consistency' ? x === 'strong' || x === 'eventual' || x === 'transactional' : COST_NUMBERS.includes(k) && typeof x === 'number' && Number.isFinite(x) && x >= 0,
+      k === 'consistency'
+        ? x === 'strong' || x === 'eventual' || x === 'transactional'
+        : k === 'prices'
+          ? isPricePresetId(x)
+          : COST_NUMBERS.includes(k) && typeof x === 'number' && Number.isFinite(x) && x >= 0,
     )
   );
 }

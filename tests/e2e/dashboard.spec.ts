@@ -125,7 +125,7 @@ test('cost, scenario and scaling charts render from corpus runs; labels from the
     'sample-results/sweep-uniform-a/target-unthrottled': { nodes: 12 },
   };
   const cost = { clusterMonthly: 4544, storageGb: 1024 };
-  await page.goto(`/#chart=cost&cost=${encodeURIComponent(JSON.stringify(cost))}&runs=${encodeURIComponent(JSON.stringify(runs))}&v=1`);
+  await page.goto(`/#chart=cost&cost=${encodeURIComponent(JSON.stringify(cost))}&runs=${encodeURIComponent(JSON.stringify(runs))}&v=2`);
   const chart = page.getByTestId('chart-cost');
   await expect(chart.locator('svg.recharts-surface').first()).toBeVisible();
   // Every visible run priced: one row pair per run in the table, factors written on the bars.
@@ -133,6 +133,12 @@ test('cost, scenario and scaling charts render from corpus runs; labels from the
   await expect(table).toContainText('sweep-uniform-a/target-unthrottled');
   await expect(chart.locator('text', { hasText: /^\d+(\.\d)?×$/ }).first()).toBeVisible();
   await chart.screenshot({ path: `${ARTIFACTS}/chart-cost.png` });
+  // Today's list prices unless the link says otherwise; a link made before they changed keeps its own.
+  await expect(page.getByTestId('cost-prices-note')).toContainText('since 1 Nov 2024');
+  await page.goto(`/#chart=cost&cost=${encodeURIComponent(JSON.stringify(cost))}&v=1`);
+  await expect(page.getByTestId('cost-prices-note')).toContainText('until 31 Oct 2024');
+  await expect(page.getByLabel('price list')).toHaveValue('before-2024-11');
+  await page.goto(`/#chart=cost&cost=${encodeURIComponent(JSON.stringify(cost))}&runs=${encodeURIComponent(JSON.stringify(runs))}&v=2`);
 
   await page.getByRole('tab', { name: 'pXX by scenario' }).click();
   await expect(page.getByTestId('chart-by-scenario')).toHaveAttribute('data-series', /[1-9]/);
@@ -144,7 +150,7 @@ test('cost, scenario and scaling charts render from corpus runs; labels from the
 });
 
 test('an SLA rule is judged per run, and a time window re-queries every figure', async ({ page }) => {
-  await page.goto(`/#sla=${encodeURIComponent('p99 of READ <= 3 ms')}&theme=dark&v=1`);
+  await page.goto(`/#sla=${encodeURIComponent('p99 of READ <= 3 ms')}&theme=dark&v=2`);
   await expect(page.getByTestId('summary-table')).toBeVisible();
   const sla = (run: string) => page.locator(`td[data-run="${run}"][data-op="READ"][data-stat="sla"]`);
   // sweep target-1000 READ p99 is 4,483 µs: fails; target-2000 is 1,441 µs: passes.

@@ -19,7 +19,7 @@ async function downloaded(page: Page, button: Locator): Promise<{ download: Down
 }
 
 async function throughputChart(page: Page, hash = ''): Promise<Locator> {
-  await page.goto(`/#chart=throughput${hash}&v=1`);
+  await page.goto(`/#chart=throughput${hash}&v=2`);
   const figure = page.getByTestId('chart-throughput');
   await expect(figure.locator('svg.recharts-surface').first()).toBeVisible();
   await expect(figure).toHaveAttribute('data-series', /^[1-9]/);
@@ -133,7 +133,7 @@ test('every chart of the sample data exports all its series, coloured', async ({
   ] as const) {
     // A new document: the app reads the fragment once, when it starts.
     await page.goto('about:blank');
-    await page.goto(`/#chart=${id}${extra}&v=1`);
+    await page.goto(`/#chart=${id}${extra}&v=2`);
     const figure = page.getByTestId(`chart-${id}`);
     await expect(figure.locator('svg.recharts-surface').first()).toBeVisible();
     const live = await figure.locator(series).count();
@@ -224,7 +224,7 @@ test('the embed code shows the chart alone inside another page', async ({ page, 
   await expect(field).toBeVisible();
   const code = await field.inputValue();
   const origin = new URL(page.url()).origin;
-  expect(code).toBe(`<iframe src="${origin}/#chart=throughput&amp;v=1&amp;embed=throughput" width="100%" height="460" style="border:0" loading="lazy" title="benchlens: Throughput over time"></iframe>`);
+  expect(code).toBe(`<iframe src="${origin}/#chart=throughput&amp;v=2&amp;embed=throughput" width="100%" height="460" style="border:0" loading="lazy" title="benchlens: Throughput over time"></iframe>`);
   await expect(field).toHaveJSProperty('readOnly', true);
   await page.waitForTimeout(200);
   await figure.screenshot({ path: `${ARTIFACTS}/embed-code.png` });

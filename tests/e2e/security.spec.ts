@@ -48,7 +48,7 @@ test('crafted file names, tags and labels are shown as text and never executed',
 test('link state is data: labels with HTML stay text; javascript: and data: file references are refused', async ({ page }) => {
   const seen = watch(page);
   const runs = { 'sample-results/sweep-uniform-a/target-1000': { system: PAYLOAD } };
-  await page.goto(`/#files=javascript:alert(1),data:text/plain,x,sample-results/sweep-uniform-a/target-1000/client1-READ.hdr&runs=${encodeURIComponent(JSON.stringify(runs))}&sla=${encodeURIComponent(PAYLOAD)}&v=1`);
+  await page.goto(`/#files=javascript:alert(1),data:text/plain,x,sample-results/sweep-uniform-a/target-1000/client1-READ.hdr&runs=${encodeURIComponent(JSON.stringify(runs))}&sla=${encodeURIComponent(PAYLOAD)}&v=2`);
   await expect(page.getByTestId('summary-table')).toBeVisible();
   await expect(page.getByRole('status')).toContainText('ignored 2 file reference(s)');
   expect(await page.locator('a[href^="javascript:"], [src^="javascript:"]').count()).toBe(0);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Imports run one way — model ← formats ← state ← engine ← charts/views ← render/report/cli, with the
- * pure functions of analysis/ beside model (they import nothing else) —
+ * pure functions of analysis/ beside model (they import nothing else; the URL state may name their
+ * choices, such as a price preset) —
  * and nothing imports in a circle (type-only imports included: a circle of types becomes a circle of
  * values with the next edit). The worker and the CLIs are entry points that put the layers together.
  */
@@ -36,7 +37,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   model: [],
   formats: ['model'],
   analysis: ['model'],
-  state: ['model', 'formats'],
+  state: ['model', 'formats', 'analysis'],
   engine: ['model', 'formats', 'state', 'analysis'],
   charts: ['model', 'engine', 'state', 'analysis', 'views'],
   views: ['model', 'formats', 'engine', 'state', 'analysis', 'charts'],

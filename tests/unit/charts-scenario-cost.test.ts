@@ -104,8 +104,8 @@ describe('cost rows', () => {
     ops: { READ: op(2_853_500, 1000), UPDATE: op(2_853_500, 1000), CLEANUP: op(10, 1), 'Intended-READ': op(2_853_500, 1), 'READ-FAILED': op(1_000_000, 1) },
   });
 
-  it('reproduces the 6.6× and 45× factors from a run’s merged operation counts', () => {
-    const [row] = costRows([headline], { clusterMonthly: 4544, storageGb: 1024 });
+  it('reproduces the 6.6× and 45× factors from a run’s merged operation counts, at the prices the report used', () => {
+    const [row] = costRows([headline], { clusterMonthly: 4544, storageGb: 1024, prices: 'before-2024-11' });
     expect(row?.readsPerS).toBe(28_535);
     expect(row?.writesPerS).toBe(28_535);
     expect(row?.failedOps).toBe(1_000_000);
@@ -119,6 +119,17 @@ describe('cost rows', () => {
     expect(formatFactor(row?.factor?.onDemand)).toBe('45×');
     expect(formatFactor(7.98)).toBe('8.0×');
     expect(mixLabel(row?.readsPerS ?? 0, row?.writesPerS ?? 0)).toBe('50:50');
+  });
+
+  it('prices on demand at today’s list prices by default: half the report’s on-demand bill, the same provisioned one', () => {
+    const [today] = costRows([headline], { clusterMonthly: 4544, storageGb: 1024 });
+    const [then] = costRows([headline], { clusterMonthly: 4544, storageGb: 1024, prices: 'before-2024-11' });
+    expect(today?.provisioned).toEqual(then?.provisioned);
+    expect(today?.onDemand.writes).toBeCloseTo((then?.onDemand.writes ?? 0) / 2, 1);
+    expect(today?.onDemand.reads).toBeCloseTo((then?.onDemand.reads ?? 0) / 2, 1);
+    // An edited price overrides the preset it starts from.
+    const [edited] = costRows([headline], { clusterMonthly: 4544, storageGb: 1024, prices: 'before-2024-11', wruPerMillion: 0.625, rruPerMillion: 0.125 });
+    expect(edited?.onDemand).toEqual(today?.onDemand);
   });
 
   it('prices DynamoDB without factors until the cluster’s price is known', () => {

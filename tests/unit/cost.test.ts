@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_DYNAMODB_PRICES,
+  DYNAMODB_PRICE_PRESETS,
   clusterMonthlyCost,
   compareCosts,
   readsWritesFromOps,
@@ -31,10 +32,19 @@ describe('unitsPerOperation', () => {
 });
 
 describe('compareCosts', () => {
-  it('reproduces the published worked example exactly (50k writes/s + 50k reads/s, 1 TB)', () => {
-    const result = compareCosts({ readsPerS: 50_000, writesPerS: 50_000, itemBytes: 1081, storageGb: 1000, cluster: { monthly: 4544 } });
+  const published = DYNAMODB_PRICE_PRESETS['before-2024-11'].prices;
+
+  it('reproduces the published worked example exactly (50k writes/s + 50k reads/s, 1 TB) with the prices it used', () => {
+    const result = compareCosts({ readsPerS: 50_000, writesPerS: 50_000, itemBytes: 1081, storageGb: 1000, prices: published, cluster: { monthly: 4544 } });
     expect(result.dynamodbProvisioned).toEqual({ writes: 47_450, reads: 4_745, storage: 250, total: 52_445 });
     expect(result.dynamodbOnDemand).toEqual({ writes: 328_500, reads: 32_850, storage: 250, total: 361_600 });
+  });
+
+  it('prices the same workload on demand at half that since 1 Nov 2024; provisioned and storage are unchanged', () => {
+    const result = compareCosts({ readsPerS: 50_000, writesPerS: 50_000, itemBytes: 1081, storageGb: 1000, cluster: { monthly: 4544 } });
+    expect(result.dynamodbProvisioned).toEqual({ writes: 47_450, reads: 4_745, storage: 250, total: 52_445 });
+    // 50,000 × 2 WRU × 2,628,000 s ÷ 10⁶ × $0.625; 50,000 × 1 RRU × 2,628,000 s ÷ 10⁶ × $0.125.
+    expect(result.dynamodbOnDemand).toEqual({ writes: 164_250, reads: 16_425, storage: 250, total: 180_925 });
   });
 
   describe('the headline case: 57,070 ops/s at 50:50 against a $4,544/month cluster', () => {
@@ -49,6 +59,7 @@ describe('compareCosts', () => {
       readsPerS: 57_070 / 2,
       writesPerS: 57_070 / 2,
       storageGb: 1024,
+      prices: published,
       cluster: { monthly: 4544 },
     });
 
@@ -65,15 +76,17 @@ describe('compareCosts', () => {
     });
   });
 
-  it('uses the documented default prices and item size', () => {
+  it('uses today\u2019s list prices and the documented item size by default', () => {
+    expect(DEFAULT_DYNAMODB_PRICES.id).toBe('current');
     expect(DEFAULT_DYNAMODB_PRICES.prices).toEqual({
       wcuPerHour: 0.00065,
       rcuPerHour: 0.00013,
-      perMillionWrites: 1.25,
-      perMillionReads: 0.25,
+      perMillionWrites: 0.625,
+      perMillionReads: 0.125,
       storagePerGbMonth: 0.25,
     });
-    expect(DEFAULT_DYNAMODB_PRICES.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(DEFAULT_DYNAMODB_PRICES.asOf).toBe('2024-11-01');
+    expect(published).toEqual({ ...DEFAULT_DYNAMODB_PRICES.prices, perMillionWrites: 1.25, perMillionReads: 0.25 });
     const defaulted = compareCosts({ readsPerS: 1000, writesPerS: 1000, storageGb: 10, cluster: { monthly: 100 } });
     const explicit = compareCosts({
       readsPerS: 1000,
@@ -103,7 +116,7 @@ describe('compareCosts', () => {
 
   it('applies the consistency to reads, and transactions to writes too', () => {
     const cost = (consistency: 'strong' | 'eventual' | 'transactional'): CostComparison =>
-      compareCosts({ readsPerS: 50_000, writesPerS: 50_000, storageGb: 0, consistency, cluster: { monthly: 1000 } });
+      compareCosts({ readsPerS: 50_000, writesPerS: 50_000, storageGb: 0, consistency, prices: published, cluster: { monthly: 1000 } });
     expect(cost('eventual').dynamodbProvisioned).toEqual({ writes: 47_450, reads: 2_372.5, storage: 0, total: 49_822.5 });
     expect(cost('transactional').dynamodbOnDemand).toEqual({ writes: 657_000, reads: 65_700, storage: 0, total: 722_700 });
   });
@@ -169,10 +182,14 @@ describe.concurrent('cost CLI', () => {
     });
   const workload = ['--reads-per-s', '50000', '--writes-per-s', '50000', '--item-bytes', '1081', '--storage-gb', '1000'];
 
-  it('prints the comparison as JSON', async () => {
-    const result = await run('--json', ...workload, '--cluster-monthly', '4544');
+  it('prints the comparison as JSON, at today\u2019s prices unless told otherwise', async () => {
+    const today = JSON.parse((await run('--json', ...workload, '--cluster-monthly', '4544')).stdout) as CostComparison & { prices: { preset: string } };
+    expect(today.dynamodbOnDemand.total).toBe(180_925);
+    expect(today.prices.preset).toBe('current');
+    const result = await run('--json', ...workload, '--cluster-monthly', '4544', '--prices', 'before-2024-11');
     expect(result.status).toBe(0);
-    const parsed = JSON.parse(result.stdout) as CostComparison;
+    const parsed = JSON.parse(result.stdout) as CostComparison & { prices: { preset: string; asOf: string } };
+    expect(parsed.prices).toMatchObject({ preset: 'before-2024-11', asOf: '2024-10-31', perMillionWrites: 1.25 });
     expect(parsed.dynamodbProvisioned).toEqual({ writes: 47_450, reads: 4_745, storage: 250, total: 52_445 });
     expect(parsed.dynamodbOnDemand.total).toBe(361_600);
     expect(parsed.cluster).toEqual({ total: 4544 });
@@ -188,8 +205,9 @@ describe.concurrent('cost CLI', () => {
   });
 
   it('prints a readable table without --json', async () => {
-    const result = await run(...workload, '--cluster-monthly', '4544');
+    const result = await run(...workload, '--cluster-monthly', '4544', '--prices', 'before-2024-11');
     expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/list prices until 31 Oct 2024/);
     expect(result.stdout).toMatch(/DynamoDB provisioned\s+\$47,450\.00\s+\$4,745\.00\s+\$250\.00\s+\$52,445\.00\s+11\.5×/);
     expect(result.stdout).toMatch(/DynamoDB on-demand\s+\$328,500\.00\s+\$32,850\.00\s+\$250\.00\s+\$361,600\.00\s+79\.6×/);
   });
@@ -197,6 +215,7 @@ describe.concurrent('cost CLI', () => {
   it.each([
     ['an unknown flag', [...workload, '--cluster-monthly', '4544', '--colour']],
     ['a non-numeric value', ['--reads-per-s', 'lots', '--writes-per-s', '1', '--storage-gb', '1', '--cluster-monthly', '1']],
+    ['an unknown price list', [...workload, '--cluster-monthly', '4544', '--prices', '2019']],
     ['a missing required flag', ['--writes-per-s', '1', '--storage-gb', '1', '--cluster-monthly', '1']],
     ['no cluster cost', workload],
     ['both cluster forms', [...workload, '--cluster-monthly', '1', '--nodes', '1', '--node-hourly', '1']],

@@ -116,7 +116,7 @@ describe('embed', () => {
   it('links to the chart alone with the rest of the view, embed last', () => {
     const state = { ...DEFAULT_STATE, files: ['sample-results/a/client1-READ.hdr'], theme: 'dark' as const, chart: 'cost' as const };
     const url = embedUrl('https://bench.example/lens/?x=1#chart=cost&v=1', state, 'throughput');
-    expect(url).toBe('https://bench.example/lens/?x=1#files=sample-results/a/client1-READ.hdr&chart=throughput&theme=dark&v=1&embed=throughput');
+    expect(url).toBe('https://bench.example/lens/?x=1#files=sample-results/a/client1-READ.hdr&chart=throughput&theme=dark&v=2&embed=throughput');
     expect(decodeState(new URL(url).hash)).toEqual({ state: { ...state, chart: 'throughput', embed: 'throughput' }, notices: [] });
   });
 

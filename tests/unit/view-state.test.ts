@@ -22,20 +22,33 @@ describe('view state in the URL fragment', () => {
       window: { fromS: 10, toS: null },
       focus: ['run/a'],
       events: '30,node added',
-      cost: { itemBytes: 2000, consistency: 'eventual', nodes: 3, nodeHourly: 2.5 },
+      cost: { itemBytes: 2000, consistency: 'eventual', nodes: 3, nodeHourly: 2.5, prices: 'before-2024-11' },
       runs: { 'run/a': { system: 'ScyllaDB <b>', nodes: 3, hidden: true } },
       regroup: { 'all/client1-READ.hdr': 'all#2' },
     };
     const fragment = encodeState(state);
     expect(decodeState(`#${fragment}`)).toEqual({ state, notices: [] });
-    expect(fragment).toContain('v=1');
-    expect(encodeState({ ...DEFAULT_STATE, chart: 'cost' })).toBe('chart=cost&v=1');
+    expect(fragment).toContain('v=2');
+    expect(encodeState({ ...DEFAULT_STATE, chart: 'cost' })).toBe('chart=cost&v=2');
   });
 
   it('falls back to defaults with a notice for bad values', () => {
-    const { state, notices } = decodeState('#chart=pie&p=120&x=sideways&theme=neon&runs=%7Bbad&cost=%7B%22itemBytes%22%3A-1%7D&window=30-10&v=1');
+    const { state, notices } = decodeState('#chart=pie&p=120&x=sideways&theme=neon&runs=%7Bbad&cost=%7B%22itemBytes%22%3A-1%7D&window=30-10&v=2');
     expect(state).toEqual(DEFAULT_STATE);
     expect(notices).toHaveLength(7);
+  });
+
+  it('upgrades v1 links: they priced DynamoDB at the list prices before 1 Nov 2024, and keep them', () => {
+    expect(decodeState('#chart=cost&v=1').state.cost).toEqual({ prices: 'before-2024-11' });
+    expect(decodeState('#chart=cost&cost=%7B%22nodes%22%3A3%7D&v=1').state.cost).toEqual({ nodes: 3, prices: 'before-2024-11' });
+    expect(decodeState('#embed=cost&v=1').state.cost).toEqual({ prices: 'before-2024-11' });
+    // A v1 link that neither shows nor sets the cost chart is left as it is; a v2 link without a
+    // preset means today's prices.
+    expect(decodeState('#chart=throughput&v=1').state.cost).toEqual({});
+    expect(decodeState('#chart=cost&v=2').state.cost).toEqual({});
+    const { state, notices } = decodeState('#cost=%7B%22prices%22%3A%222019%22%7D&v=2');
+    expect(state.cost).toEqual({});
+    expect(notices).toEqual(['cost parameters in the link are malformed and were ignored']);
   });
 
   it('refuses links of a version it does not know, and upgrades none silently', () => {
@@ -56,13 +69,13 @@ describe('view state in the URL fragment', () => {
   it('embeds one chart: validated against the chart ids, round-tripped, written last', () => {
     const state: ViewState = { ...DEFAULT_STATE, files: ['sample-results/a/client1-READ.hdr'], theme: 'dark', embed: 'throughput' };
     const fragment = encodeState(state);
-    expect(fragment).toBe('files=sample-results/a/client1-READ.hdr&theme=dark&v=1&embed=throughput');
+    expect(fragment).toBe('files=sample-results/a/client1-READ.hdr&theme=dark&v=2&embed=throughput');
     expect(decodeState(`#${fragment}`)).toEqual({ state, notices: [] });
-    expect(encodeState({ ...DEFAULT_STATE, embed: 'cost' })).toBe('v=1&embed=cost');
+    expect(encodeState({ ...DEFAULT_STATE, embed: 'cost' })).toBe('v=2&embed=cost');
     expect(decodeState('#embed=cost').state).toEqual({ ...DEFAULT_STATE, embed: 'cost' });
 
     for (const bad of ['pie', '', 'Throughput', '<script>']) {
-      const { state: decoded, notices } = decodeState(`#embed=${encodeURIComponent(bad)}&v=1`);
+      const { state: decoded, notices } = decodeState(`#embed=${encodeURIComponent(bad)}&v=2`);
       expect(decoded.embed).toBeNull();
       expect(notices).toEqual([`unknown chart to embed "${bad}"`]);
     }
