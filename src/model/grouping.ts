@@ -107,7 +107,8 @@ export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<
     for (const c of touched) c.files.push(baseName(file.path));
   }
 
-  const keys = [...runs.keys()].sort();
+  // Natural order: target-250 before target-1000, as a person lists them.
+  const keys = [...runs.keys()].sort(naturalCompare);
   const labels = runLabels(keys);
   return keys.map((key, i) => ({
     key,
@@ -115,6 +116,11 @@ export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<
     paths: (paths.get(key) ?? []).sort(),
     clients: [...(runs.get(key)?.values() ?? [])]
       .filter((c) => c.series.length > 0 || c.commandLine || c.overall || c.status)
-      .sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true })),
+      .sort((a, b) => naturalCompare(a.name, b.name)),
   }));
+}
+
+/** Text order with runs of digits compared as numbers (`client2` before `client10`). */
+export function naturalCompare(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { numeric: true });
 }

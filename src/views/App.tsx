@@ -7,7 +7,7 @@ import { ExportContext, type ExportSettings } from './ExportMenu.tsx';
 import { fileFromReference, filesFromDrop, remoteHosts, sampleAnalysis, sampleReferences } from './file-sources.ts';
 import { CsvMappingPanel } from './CsvMappingPanel.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
-import { buildRunViews, colourMap } from './run-views.ts';
+import { buildRunViews, colourMap, pageTitle } from './run-views.ts';
 import { RunsPanel } from './RunsPanel.tsx';
 import { ReportButton } from './ReportButton.tsx';
 import { SharePanel, SnapshotBanner } from './SharePanel.tsx';
@@ -149,6 +149,10 @@ export function App() {
   );
 
   const views = useMemo(() => buildRunViews(engine.analysis, state), [engine.analysis, state]);
+  const title = pageTitle(views);
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   // A comparison file dropped in carries what a link would: say which level, as for a link.
   const comparisonLevels = new Set(engine.analysis?.runs.map((r) => r.comparison) ?? []);
   const droppedComparison = comparisonLevels.has('figures') ? 'figures' : comparisonLevels.has('histograms') ? 'histograms' : null;

@@ -1,6 +1,8 @@
 import { capacityOf, utilisationPct } from '../analysis/sweep.ts';
 import type { Analysis, RunAnalysis } from '../engine/analyse.ts';
 import type { RunLabels, ViewState } from '../state/view-state.ts';
+import { naturalCompare } from '../model/grouping.ts';
+import { dirName } from '../model/naming.ts';
 
 /** A run as the charts see it: its figures plus the labels that group it (system, mix, load level). */
 export interface RunView {
@@ -70,13 +72,41 @@ export function buildRunViews(analysis: Analysis | null, state: ViewState): RunV
       }
     }
   }
-  return base;
+  return base.sort(runOrder);
+}
+
+/**
+ * Runs as a person lists them: by folder, then by offered load where it is known (a sweep's levels
+ * in order whatever its folders are called; unthrottled runs last), then by name with numbers as
+ * numbers.
+ */
+function runOrder(a: RunView, b: RunView): number {
+  const byFolder = naturalCompare(dirName(a.key), dirName(b.key));
+  if (byFolder !== 0) return byFolder;
+  const la = a.offeredOpsPerS ?? Infinity;
+  const lb = b.offeredOpsPerS ?? Infinity;
+  if (la !== lb) return la - lb;
+  return naturalCompare(a.label, b.label);
 }
 
 const PALETTE = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777', '#4b5563', '#65a30d'];
 
 /** One colour per name, stable across charts: assigned in sorted order of all names present. */
 export function colourMap(names: readonly string[]): Map<string, string> {
-  const sorted = [...new Set(names)].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const sorted = [...new Set(names)].sort(naturalCompare);
   return new Map(sorted.map((n, i) => [n, PALETTE[i % PALETTE.length] as string]));
+}
+
+const APP_TITLE = 'benchlens';
+
+/**
+ * The page title names what is loaded, so tabs and bookmarks tell results apart: the runs' labels
+ * (at most three, then how many more), or the app's own name while nothing is.
+ */
+export function pageTitle(views: readonly RunView[]): string {
+  const shown = views.filter((v) => !v.hidden);
+  if (shown.length === 0) return `${APP_TITLE} — benchmark results, merged exactly`;
+  const names = shown.slice(0, 3).map((v) => v.label);
+  const more = shown.length - names.length;
+  return `${names.join(', ')}${more > 0 ? ` and ${more} more` : ''} — ${APP_TITLE}`;
 }

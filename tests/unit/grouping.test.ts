@@ -49,6 +49,13 @@ describe('grouping files into runs and clients', () => {
     ]);
   });
 
+  it('lists runs and clients in natural order: numbers as numbers', () => {
+    const names = ['sweep/target-1600', 'sweep/target-400', 'sweep/target-unthrottled', 'sweep/target-50', 'sweep/target-800'];
+    const runs = groupIntoRuns(names.flatMap((dir) => [file(`${dir}/client10-READ.hdr`, 'hdr-log', ['READ']), file(`${dir}/client2-READ.hdr`, 'hdr-log', ['READ'])]));
+    expect(runs.map((r) => r.label)).toEqual(['target-50', 'target-400', 'target-800', 'target-1600', 'target-unthrottled']);
+    expect(runs[0]?.clients.map((c) => c.name)).toEqual(['client2', 'client10']);
+  });
+
   it('labels a single run by its folder and strips only whole shared segments', () => {
     expect(runLabels(['x/y/run1'])).toEqual(['run1']);
     expect(runLabels(['r/target-1', 'r/target-10'])).toEqual(['target-1', 'target-10']);
