@@ -128,9 +128,9 @@ function naive(perClient: readonly ClientFigures[]): OpSummary['naive'] {
   };
 }
 
-const KIND_ORDER: Record<OpKind, number> = { op: 0, failed: 1, intended: 2, cleanup: 3 };
+const KIND_ORDER: Record<OpKind, number> = { op: 0, failed: 1, intended: 2, derived: 3, cleanup: 4 };
 
-/** Operations first, then their failures, the intended (coordinated-omission-corrected) ones, cleanup. */
+/** Operations first, then their failures, the intended (coordinated-omission-corrected) ones, derived views, cleanup. */
 function opOrder(op: string): number {
   return KIND_ORDER[opKind(op)];
 }

@@ -21,8 +21,15 @@ export function withoutCompression(name: string): string {
   return name.replace(/\.(gz|gzip)$/i, '');
 }
 
-/** How a measurement name counts: throughput counts 'op' and 'failed'; never 'intended' or 'cleanup'. */
+/**
+ * Names producers' modules give to other views of requests already counted elsewhere: JMeter's
+ * `<label> (first byte)` (its Latency column) and Locust's `Aggregated (all requests)` row.
+ */
+const DERIVED = / \((?:first byte|all requests)\)$/;
+
+/** How a measurement name counts: throughput counts 'op' and 'failed'; never 'intended', 'cleanup' or 'derived'. */
 export function opKind(op: string): OpKind {
+  if (DERIVED.test(op)) return 'derived';
   if (/^Intended-/i.test(op)) return 'intended';
   if (/-FAILED$/i.test(op)) return 'failed';
   if (/^CLEANUP$/i.test(op)) return 'cleanup';

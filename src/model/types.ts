@@ -269,5 +269,9 @@ export interface ProducerInfo {
   settings?: Record<string, string>;
 }
 
-/** Labels of an operation name: what it measures and whether it counts as throughput. */
-export type OpKind = 'op' | 'failed' | 'intended' | 'cleanup';
+/**
+ * Labels of an operation name: what it measures and whether it counts as throughput. 'derived':
+ * another view of requests that other operations already count (a sample's time to first byte, a
+ * tool's all-requests row), shown but never counted again.
+ */
+export type OpKind = 'op' | 'failed' | 'intended' | 'cleanup' | 'derived';
