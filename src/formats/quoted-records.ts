@@ -1,0 +1,108 @@
+/**
+ * Delimited records as JMeter's CSVSaveService and Python's csv module (Locust) write them: a field
+ * holding the delimiter, a quote or a line end is quoted, with quotes doubled; a quoted line end
+ * continues the record on the next line. Shared by the load tools' CSV readers, which must read
+ * such records whole (a label with a comma, a traceback over twenty lines) and say where one is
+ * broken.
+ */
+
+/** The fields of one record, or null when a quoted field is still open at the end of `text`. */
+export function splitRecord(text: string, delimiter: string): string[] | null {
+  if (!text.includes('"')) return text.split(delimiter);
+  const fields: string[] = [];
+  let field = '';
+  let i = 0;
+  const n = text.length;
+  for (;;) {
+    if (text.charCodeAt(i) === 34) {
+      // A quoted field: up to the lone quote that closes it; "" is one quote.
+      i++;
+      for (;;) {
+        const q = text.indexOf('"', i);
+        if (q < 0) return null;
+        field += text.slice(i, q);
+        if (text.charCodeAt(q + 1) === 34) {
+          field += '"';
+          i = q + 2;
+        } else {
+          i = q + 1;
+          break;
+        }
+      }
+    }
+    // Unquoted text, or what follows a closing quote (kept, as a lenient reader does).
+    const d = text.indexOf(delimiter, i);
+    const to = d < 0 ? n : d;
+    field += text.slice(i, to);
+    fields.push(field);
+    field = '';
+    if (d < 0) return fields;
+    i = d + delimiter.length;
+  }
+}
+
+/** A record longer than this many lines is taken for a quote left open by damage, not a field. */
+const MAX_RECORD_LINES = 5000;
+/** …or longer than this many characters. */
+const MAX_RECORD_CHARS = 4 * 1024 * 1024;
+
+export interface CsvRecord {
+  fields: string[];
+  /** The line the record starts on. */
+  line: number;
+}
+
+/**
+ * Joins the lines of records whose quoted fields span lines. `push` gives the record a line
+ * completes, or null while one is open; a record that stays open too long, or at the end of the
+ * file, is given up with `onBroken` (its first line and how many lines it took).
+ */
+export class RecordJoiner {
+  private pending: string | null = null;
+  private pendingLine = 0;
+  private pendingLines = 0;
+
+  constructor(
+    private delimiter: string,
+    private readonly onBroken: (line: number, lines: number, reason: string) => void,
+  ) {}
+
+  setDelimiter(delimiter: string): void {
+    this.delimiter = delimiter;
+  }
+
+  get open(): boolean {
+    return this.pending !== null;
+  }
+
+  push(text: string, lineNo: number): CsvRecord | null {
+    if (this.pending === null) {
+      const fields = splitRecord(text, this.delimiter);
+      if (fields) return { fields, line: lineNo };
+      this.pending = text;
+      this.pendingLine = lineNo;
+      this.pendingLines = 1;
+      return null;
+    }
+    this.pending += `\n${text}`;
+    this.pendingLines++;
+    const fields = splitRecord(this.pending, this.delimiter);
+    if (fields) {
+      const record = { fields, line: this.pendingLine };
+      this.pending = null;
+      return record;
+    }
+    if (this.pendingLines >= MAX_RECORD_LINES || this.pending.length >= MAX_RECORD_CHARS) {
+      this.onBroken(this.pendingLine, this.pendingLines, `a quoted field opened on line ${this.pendingLine} is not closed within ${this.pendingLines} lines`);
+      this.pending = null;
+    }
+    return null;
+  }
+
+  /** End of input: an open record is broken (a file cut inside a quoted field). */
+  end(): void {
+    if (this.pending === null) return;
+    this.onBroken(this.pendingLine, this.pendingLines, `the file ends inside a quoted field opened on line ${this.pendingLine}`);
+    this.pending = null;
+  }
+}
