@@ -1,6 +1,7 @@
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { baseName } from '../model/naming.ts';
 import type { FormatModule, FormatOptions, LineParser } from './format.ts';
+import { cassandraStressFormat } from './cassandra-stress.ts';
 import { csvPreview, headerKey, MappingError, parseMapSpec, splitHead, type CsvMapping, type CsvMappings, type CsvPreview } from './csv-mapping.ts';
 import { gatlingFormat } from './gatling.ts';
 import { genericCsvFormat } from './generic-csv.ts';
@@ -8,6 +9,7 @@ import { hdrLogFormat } from './hdr-log.ts';
 import { hgrmFormat } from './hgrm.ts';
 import { jmeterFormat } from './jmeter.ts';
 import { locustFormat } from './locust.ts';
+import { scyllaBenchFormat } from './scylla-bench.ts';
 import { ByteLineSplitter, InputError, InputPipeline, LineSplitter, type ByteLineReader, type Encoding } from './text-input.ts';
 import { ycsbRawFormat } from './ycsb-raw.ts';
 import { ycsbTextFormat } from './ycsb-text.ts';
@@ -17,7 +19,7 @@ import { ycsbTextFormat } from './ycsb-text.ts';
  * before the generic readers: where a producer's file also fits a generic one (its HdrHistogram
  * logs, its CSV), the producer's module claims it with the same score and, being first, wins.
  */
-const PRODUCER_FORMATS: readonly FormatModule[] = [jmeterFormat, gatlingFormat, locustFormat];
+const PRODUCER_FORMATS: readonly FormatModule[] = [cassandraStressFormat, scyllaBenchFormat, jmeterFormat, gatlingFormat, locustFormat];
 
 /** Every input format. Adding a format = one module here + its fixtures and tests. */
 export const FORMATS: readonly FormatModule[] = [...PRODUCER_FORMATS, hdrLogFormat, hgrmFormat, ycsbRawFormat, ycsbTextFormat, genericCsvFormat];
