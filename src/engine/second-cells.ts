@@ -53,14 +53,16 @@ export class SecondCells {
     const { sec, value, n } = series.counts;
     let timed = 0;
     for (let i = 0; i < sec.length; i++) if (!Number.isNaN(sec[i])) timed++;
-    const order = ascending(sec);
+    // Parsers count in second order (untimed last): then the columns are used as they are.
+    const order = inSecondOrder(sec, timed) ? null : ascending(sec);
     // NaN sorts last: the timed entries come first, in second order.
-    const sortedValue = Float64Array.from(order, (i) => value[i]!);
-    const sortedN = Float64Array.from(order, (i) => n[i]!);
+    const sortedSec = order ? gather(sec, order) : sec;
+    const sortedValue = order ? gather(value, order) : value;
+    const sortedN = order ? gather(n, order) : n;
     const starts: number[] = [];
     const secs: number[] = [];
     for (let k = 0; k < timed; k++) {
-      const s = sec[order[k]!]!;
+      const s = sortedSec[k]!;
       if (k === 0 || s !== secs[secs.length - 1]) {
         starts.push(k);
         secs.push(s);
@@ -226,6 +228,19 @@ function concat<T extends Int32Array | Float64Array>(parts: readonly T[], out: T
     at += part.length;
   }
   return out;
+}
+
+function gather(column: Float64Array, order: Uint32Array): Float64Array {
+  const out = new Float64Array(order.length);
+  for (let k = 0; k < order.length; k++) out[k] = column[order[k]!]!;
+  return out;
+}
+
+/** Whether the first `timed` seconds ascend and only NaNs follow them. */
+function inSecondOrder(sec: Float64Array, timed: number): boolean {
+  for (let i = 1; i < timed; i++) if (!(sec[i - 1]! <= sec[i]!)) return false;
+  for (let i = timed; i < sec.length; i++) if (!Number.isNaN(sec[i])) return false;
+  return true;
 }
 
 /** Indices in ascending order of `keys` (whole seconds, or NaN: last), stable. */

@@ -11,8 +11,9 @@ export function rawSeries(op: string, unit: LatencyUnit, timeMs: ArrayLike<numbe
   for (let i = 0; i < latency.length; i++) {
     const t = timeMs[i] as number;
     const value = latency[i] as number;
-    first = Math.min(first, Number.isNaN(t) ? Infinity : t);
-    last = Math.max(last, Number.isNaN(t) ? -Infinity : t);
+    // -0 ms is 0 ms.
+    first = Math.min(first, Number.isNaN(t) ? Infinity : t + 0);
+    last = Math.max(last, Number.isNaN(t) ? -Infinity : t + 0);
     const sec = Math.floor(t / 1000);
     const key = `${sec}|${value}`;
     const c = counts.get(key);

@@ -5,6 +5,17 @@ import { SampleCounter } from '../../src/formats/sample-counter.ts';
 import { inCountOrder, rawSeries } from '../helpers/raw-samples.ts';
 import { encodeText } from './fuzz/mutations.ts';
 
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 describe('SampleCounter', () => {
   const sample = fc.record({
     series: fc.nat({ max: 5 }),
@@ -29,6 +40,53 @@ describe('SampleCounter', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('counts long inputs in second order, each (second, value) once, however late samples arrive', () => {
+    // Beyond a series' buffer, so samples are counted in batches: in time order, with threads' jitter
+    // across batch boundaries, in reverse, and scattered over years — each against a string-keyed count.
+    const layouts: Record<string, (i: number, rand: () => number) => number> = {
+      ordered: (i) => 1.8e12 + i * 7,
+      jittered: (i, rand) => 1.8e12 + i * 7 + Math.floor(rand() * 5000),
+      reversed: (i) => 1.8e12 - i * 11,
+      scattered: (_, rand) => 1.8e12 + Math.floor(rand() * 1e11),
+      untimedMixed: (i, rand) => (rand() < 0.1 ? Number.NaN : 1.8e12 + i * 3),
+    };
+    for (const [name, timeOf] of Object.entries(layouts)) {
+      const rand = mulberry32(name.length);
+      const counter = new SampleCounter();
+      const times: number[][] = [[], []];
+      const values: number[][] = [[], []];
+      for (let i = 0; i < 250_000; i++) {
+        const series = i % 3 === 0 ? 1 : 0;
+        const t = timeOf(i, rand);
+        const v = Math.floor(rand() * 3000);
+        counter.add(series, t, v);
+        times[series]!.push(t);
+        values[series]!.push(v);
+      }
+      counter.finish(2).forEach((counted, k) => {
+        const { sec } = counted.counts;
+        const timed = sec.findIndex((s) => Number.isNaN(s));
+        const end = timed < 0 ? sec.length : timed;
+        const backwards = sec.subarray(0, end).findIndex((s, i) => i > 0 && s < sec[i - 1]!);
+        expect(backwards, `${name}: a second before the one ahead of it`).toBe(-1);
+        expect(sec.subarray(end).every((s) => Number.isNaN(s)), `${name}: untimed last`).toBe(true);
+        // Compared cell by cell with plain loops: a deep equality of 10⁵-cell columns takes seconds.
+        const expected = rawSeries('OP', 'us', times[k]!, values[k]!);
+        const want = new Map<string, number>();
+        expected.counts.value.forEach((v, i) => want.set(`${expected.counts.sec[i]}|${v}`, expected.counts.n[i]!));
+        const wrong: string[] = [];
+        counted.counts.value.forEach((v, i) => {
+          const key = `${sec[i]}|${v}`;
+          if (want.get(key) !== counted.counts.n[i]) wrong.push(`${key}: ${counted.counts.n[i]} (want ${want.get(key)})`);
+          want.delete(key);
+        });
+        expect(wrong.slice(0, 5), `${name}: cells counted wrong or twice`).toEqual([]);
+        expect([...want.keys()].slice(0, 5), `${name}: cells missing`).toEqual([]);
+        expect([counted.samples, counted.firstMs, counted.lastMs]).toEqual([expected.samples, expected.firstMs, expected.lastMs]);
+      });
+    }
   });
 
   it('keeps -0 and 0 as one value and NaN seconds as one second', () => {
