@@ -1,0 +1,177 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { memtierFormat } from '../../src/formats/memtier.ts';
+import { detectFormat, isFailed, readText } from '../../src/formats/registry.ts';
+import { opKind } from '../../src/model/naming.ts';
+import type { HistogramSeries, IntervalSummarySeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
+
+const DIR = join(import.meta.dirname, '../fixtures/memtier');
+const fixture = (name: string) => readFileSync(join(DIR, name), 'utf8');
+
+async function parse(name: string, text: string): Promise<ParsedFile> {
+  const outcome = await readText(`run/${name}`, text);
+  if (isFailed(outcome)) throw new Error(outcome.errors.map((e) => e.message).join('; '));
+  return outcome;
+}
+
+const find = <K extends ParsedFile['series'][number]['kind']>(file: ParsedFile, kind: K, op: string) =>
+  file.series.find((s) => s.kind === kind && s.op === op) as Extract<ParsedFile['series'][number], { kind: K }> | undefined;
+
+/** ms printed with 3 decimals → µs, by string arithmetic in the test. */
+const us = (ms: number) => Number(ms.toFixed(3).replace('.', ''));
+
+type Json = Record<string, Record<string, unknown>>;
+
+describe('memtier_benchmark', () => {
+  it('recognises its JSON, table, logs and percentile prints from their content', () => {
+    for (const f of ['memtier-2.3.0-redis-4s.json', 'memtier-2.3.0-redis-n400.stdout-stderr.txt', 'mt-4s_GET_command_run_1.hgrm', 'mt-4s_GET_command_run_1.txt']) {
+      expect(detectFormat(fixture(f), 'unknown')?.id, f).toBe('memtier');
+    }
+    // A Java .hgrm (HdrHistogram's own column widths) stays the generic reader's.
+    const java = readFileSync(join(import.meta.dirname, '../fixtures/corpus/tagged-from-sweep/merged-READ.hgrm'), 'utf8');
+    expect(memtierFormat.detect(java, 'merged-READ.hgrm')).toBe(0);
+  });
+
+  it('JSON: per-second counts add up to each command’s Count; figures are ms turned into exact µs', async () => {
+    const text = fixture('memtier-2.3.0-redis-4s.json');
+    const file = await parse('a.json', text);
+    expect(file.errors).toEqual([]);
+    const doc = (JSON.parse(text) as Record<string, Json>)['ALL STATS']!;
+    const startMs = (doc.Runtime as { 'Start time': number })['Start time'];
+    for (const type of ['Sets', 'Gets']) {
+      const entry = doc[type]!;
+      const serie = entry['Time-Serie'] as Record<string, { Count: number; 'Max Latency'?: number; 'p99.00'?: number }>;
+      const summary = find(file, 'summary', type) as SummarySeries;
+      const periodic = find(file, 'intervals', type) as IntervalSummarySeries;
+      expect(Object.values(serie).reduce((a, s) => a + s.Count, 0)).toBe(entry.Count);
+      expect(periodic.rows.reduce((a, r) => a + r.count, 0)).toBe(entry.Count);
+      expect(summary.count).toBe(entry.Count);
+      expect(summary.unit).toBe('us');
+      const pct = entry['Percentile Latencies'] as Record<string, number>;
+      expect(summary.percentiles).toEqual({ p50: us(pct['p50.00']!), p99: us(pct['p99.00']!), 'p99.9': us(pct['p99.90']!) });
+      expect(summary.max).toBe(us(entry['Max Latency'] as number));
+      expect(periodic.timeBase).toBe('absolute');
+      expect(periodic.rows[0]!.startUs).toBe(startMs * 1000);
+      // A second with no request prints no figures.
+      expect(periodic.rows.map((r) => r.max)).toEqual(Object.values(serie).map((s) => (s.Count > 0 ? us(s['Max Latency']!) : null)));
+      expect(periodic.rows.map((r) => r.percentiles.p99)).toEqual(Object.values(serie).map((s) => (s.Count > 0 ? us(s['p99.00']!) : undefined)));
+    }
+    // Waits: none were sent, so nothing is reported for them.
+    expect(file.series.some((s) => s.op === 'Waits')).toBe(false);
+  });
+
+  it('Totals are every request again: kept, never counted', async () => {
+    const file = await parse('a.json', fixture('memtier-2.3.0-redis-4s.json'));
+    const totals = find(file, 'summary', 'Totals (all requests)') as SummarySeries;
+    expect(opKind(totals.op)).toBe('derived');
+    expect(totals.count).toBe((find(file, 'summary', 'Sets') as SummarySeries).count + (find(file, 'summary', 'Gets') as SummarySeries).count);
+  });
+
+  it('arbitrary commands are named as memtier names them', async () => {
+    const file = await parse('c.json', fixture('memtier-2.3.0-redis-commands.json'));
+    expect(file.errors).toEqual([]);
+    expect(file.series.filter((s) => s.kind === 'summary').map((s) => s.op)).toEqual(['Incrs', 'Lpushs', 'Totals (all requests)']);
+  });
+
+  it('HdrHistogram log: one interval from start to the end timestamp, µs, the command from the header; it agrees with the JSON', async () => {
+    const log = fixture('mt-4s_GET_command_run_1.hgrm');
+    const file = await parse('mt-4s_GET_command_run_1.hgrm', log);
+    expect(file.errors).toEqual([]);
+    expect(file.clientHint).toBe('mt-4s');
+    const get = find(file, 'histogram', 'GET') as HistogramSeries;
+    expect(get.unit).toBe('us');
+    const [start, end] = log.split('\n')[4]!.split(',');
+    expect(get.intervals).toHaveLength(1);
+    expect(get.intervals[0]!.startUs).toBe(Number(start!.replace('.', '')) * 1000);
+    expect(get.intervals[0]!.lengthUs).toBe((Number(end!.replace('.', '')) - Number(start!.replace('.', ''))) * 1000);
+    // The same run's JSON counted the GETs itself.
+    const json = (JSON.parse(fixture('memtier-2.3.0-redis-4s.json')) as Record<string, Json>)['ALL STATS']!;
+    expect(get.intervals[0]!.histogram.totalCount).toBe(json.Gets!.Count);
+    const full = await parse('mt-4s_FULL_RUN_1.hgrm', fixture('mt-4s_FULL_RUN_1.hgrm'));
+    expect(full.series.map((s) => [s.op, s.kind === 'histogram' ? s.intervals[0]!.histogram.totalCount : null])).toEqual([['Totals (all requests)', json.Totals!.Count]]);
+  });
+
+  it('merged p50 from the GET log equals the p50 memtier printed in its JSON for the same histogram', async () => {
+    const { loaded, analysis } = await loadAndAnalyse([join(DIR, 'mt-4s_GET_command_run_1.hgrm')]);
+    const json = (JSON.parse(fixture('memtier-2.3.0-redis-4s.json')) as Record<string, Json>)['ALL STATS']!;
+    const pct = json.Gets!['Percentile Latencies'] as Record<string, number>;
+    expect(loaded.errors).toEqual([]);
+    expect(loaded.files[0]?.format).toBe('memtier');
+    const get = analysis.runs[0]!.ops.GET!;
+    expect(get.exact).toBe(true);
+    // memtier printed hdr_value_at_percentile(50) / 1000 of this very histogram.
+    expect(get.p50).toBe(us(pct['p50.00']!));
+    expect(get.count).toBe(json.Gets!.Count);
+  });
+
+  it('percentile print: values rounded to 10 µs are not read as exact; count, mean and max from the footer', async () => {
+    const text = fixture('mt-4s_GET_command_run_1.txt');
+    const file = await parse('mt-4s_GET_command_run_1.txt', text);
+    expect(file.errors).toEqual([]);
+    const footer = /#\[Mean\s*=\s*([\d.]+), StdDeviation\s*=\s*([\d.]+)\]\n#\[Max\s*=\s*([\d.]+), Total count\s*=\s*(\d+)\]/.exec(text)!;
+    const s = find(file, 'summary', 'GET') as SummarySeries;
+    expect(s).toMatchObject({ count: Number(footer[4]), mean: us(Number(footer[1])), stddev: us(Number(footer[2])), max: us(Number(footer[3])), percentiles: {} });
+    expect(file.series.some((x) => x.kind === 'distribution')).toBe(false);
+  });
+
+  it('stdout with stderr: counts from the final progress line and the rates, as the same run’s JSON counted them', async () => {
+    const file = await parse('out.txt', fixture('memtier-2.3.0-redis-n400.stdout-stderr.txt'));
+    expect(file.errors).toEqual([]);
+    const json = (JSON.parse(fixture('memtier-2.3.0-redis-n400.json')) as Record<string, Json>)['ALL STATS']!;
+    for (const type of ['Sets', 'Gets']) expect((find(file, 'summary', type) as SummarySeries).count, type).toBe(json[type]!.Count);
+    const gets = find(file, 'summary', 'Gets') as SummarySeries;
+    const row = fixture('memtier-2.3.0-redis-n400.stdout-stderr.txt').split('\n').find((l) => l.startsWith('Gets '))!.trim().split(/\s+/);
+    // The mean is printed to 10 ns (%15.05f ms).
+    expect(gets.mean).toBe(Number(row[4]!.replace('.', '')) / 100);
+    expect(gets.percentiles).toEqual({ p50: us(Number(row[5])), p99: us(Number(row[6])), 'p99.9': us(Number(row[7])) });
+    expect(file.producer?.settings).toEqual({ Threads: '2', 'Connections per thread': '3', 'Requests per client': '400' });
+  });
+
+  it('the table alone, with no count anywhere, is not guessed: each row is refused with its line', async () => {
+    const lines = fixture('memtier-2.3.0-redis-n400.stdout-stderr.txt').split('\n');
+    const stdout = lines.filter((l) => !l.includes('[RUN #') && !l.startsWith('Writing') && !l.includes('Requests per client'));
+    const file = await parse('stdout.txt', stdout.join('\n'));
+    const setsLine = stdout.findIndex((l) => l.startsWith('Sets ')) + 1;
+    expect(file.series).toEqual([]);
+    expect(file.errors[0]).toMatchObject({ line: setsLine, message: expect.stringMatching(/^Sets: the table prints requests per second, not a count/) });
+    // A requests run states its request count: threads × connections × requests per client.
+    const withCount = lines.filter((l) => !l.includes('[RUN #'));
+    const counted = await parse('stdout.txt', withCount.join('\n'));
+    expect(counted.errors).toEqual([]);
+    expect((find(counted, 'summary', 'Totals (all requests)') as SummarySeries).count).toBe(2 * 3 * 400);
+  });
+
+  it('bad input: a cut JSON fails with its line; CRLF reads the same', async () => {
+    const text = fixture('memtier-2.3.0-redis-n400.json');
+    const cutAt = text.split('\n').length - 20;
+    const cut = await parse('cut.json', text.split('\n').slice(0, cutAt).join('\n'));
+    expect(cut.series).toEqual([]);
+    expect(cut.errors).toEqual([expect.objectContaining({ line: cutAt, message: expect.stringMatching(/^not complete JSON/) })]);
+    const lf = await parse('a.json', text);
+    const crlf = await parse('a.json', text.replace(/\n/g, '\r\n'));
+    expect(crlf.series).toEqual(lf.series);
+    const log = fixture('mt-4s_GET_command_run_1.hgrm');
+    expect((await parse('mt-4s_GET_command_run_1.hgrm', log.replace(/\n/g, '\r\n'))).series).toEqual((await parse('mt-4s_GET_command_run_1.hgrm', log)).series);
+  });
+
+  it('bad input: a log whose end timestamp is before its start, a print cut before its footer', async () => {
+    const log = fixture('mt-4s_GET_command_run_1.hgrm').split('\n');
+    const [start, end, ...rest] = log[4]!.split(',');
+    log[4] = [end, start, ...rest].join(',');
+    const file = await parse('bad.hgrm', log.join('\n'));
+    expect(file.errors[0]).toMatchObject({ line: 5, field: 'EndTimestamp' });
+    const print = fixture('mt-4s_GET_command_run_1.txt').split('\n');
+    const cut = await parse('mt-4s_GET_command_run_1.txt', print.slice(0, 20).join('\n'));
+    expect(cut.series).toEqual([]);
+    expect(cut.errors).toEqual([expect.objectContaining({ line: 0, message: expect.stringMatching(/^no footer with the total count/) })]);
+  });
+
+  it('older JSON with -nan figures still reads', async () => {
+    const text = fixture('memtier-2.3.0-redis-n400.json').replace('"Average Latency": 0.000', '"Average Latency": -nan');
+    expect(text).toContain('-nan');
+    const file = await parse('nan.json', text);
+    expect(file.errors).toEqual([]);
+  });
+});
