@@ -58,13 +58,18 @@ function cutIndex(text: string, c: CutAt): number {
 
 /**
  * A cut file against the file of its complete lines, read by the same module: every record of
- * the complete lines comes out the same, and the partial last line adds or changes at most a few
- * (a cut summary line still parses, with a shorter number: that much cannot be told).
+ * the complete lines comes out the same, and the partial last line adds or changes at most a few,
+ * or one series (a cut summary line still parses, with a shorter number: that much cannot be told).
  */
 function expectPrefixConsistent(cut: Reading, complete: Reading, completeLines: number): void {
   if (isFailedOutcome(cut.outcome)) return;
   const { onlyA, onlyB } = recordDifference(records(complete.outcome), records(cut.outcome));
-  expect(onlyA.length + onlyB.length, `records differ: ${JSON.stringify({ onlyA, onlyB }).slice(0, 2000)}`).toBeLessThanOrEqual(3);
+  // A tool's summary row holds a dozen figures of one series (Locust's stats.csv): the partial last
+  // line may add or change that one series whole, or at most three records of any kind.
+  const seriesOf = (record: string) => record.split('|').slice(1, 4).join('|');
+  const touched = new Set([...onlyA, ...onlyB].map(seriesOf));
+  const differing = touched.size <= 1 ? Math.min(3, onlyA.length + onlyB.length) : onlyA.length + onlyB.length;
+  expect(differing, `records differ: ${JSON.stringify({ onlyA, onlyB }).slice(0, 2000)}`).toBeLessThanOrEqual(3);
   if (!isFailedOutcome(complete.outcome)) expect(lineErrors(cut.outcome, completeLines)).toEqual(lineErrors(complete.outcome, completeLines));
 }
 
