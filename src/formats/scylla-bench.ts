@@ -143,11 +143,19 @@ class ScyllaBenchTextParser implements LineParser {
       return;
     }
     if (this.withLatency !== null) {
-      const row = ROW.exec(text);
-      if (row && goDurationToNanos(row[1] as string) !== null) {
-        this.row(row, lineNo);
+      const first = /^\s*(\S+)/.exec(text)?.[1] ?? '';
+      if (goDurationToNanos(first) !== null) {
+        const row = ROW.exec(text);
+        if (row) this.row(row, lineNo);
+        else this.issues.skip(lineNo, `row ${JSON.stringify(clip(text.trim()))} lacks its operation, row or error count (a cut or garbled row)`);
         return;
       }
+    }
+    const section = /^([A-Za-z][^:\t]*):$/.exec(text);
+    if (section && this.withLatency === null) {
+      // `Retries:` opens indented settings (`  number:\t\t 10`).
+      this.settingPrefix = `${section[1] ?? ''}.`;
+      return;
     }
     const setting = SETTING.exec(text);
     if (setting && this.withLatency === null) {
@@ -379,6 +387,14 @@ class ScyllaBenchParser implements LineParser {
   }
 }
 
+/** The common HdrHistogram detector takes no negative start: score v1.2+ logs the same way (all lines fit). */
+function negativeStartScore(head: string): number {
+  const lines = head.split('\n', 200).filter((l) => l.trim().length > 0);
+  const data = lines.filter((l) => /^Tag=[^,]+,-[\d.]+,[\d.]+,[\d.]+,HIST[A-Za-z0-9+/]/.test(l)).length;
+  const fitting = data + lines.filter((l) => l.startsWith('#') || l.startsWith('"StartTimestamp"')).length;
+  return data > 0 && fitting / lines.length > 0.9 ? 1 : 0;
+}
+
 function textScore(head: string): number {
   if (/^\s*time\s+(?:ops\/s|operations\/s)\s+rows\/s\s+errors\b/m.test(head)) return 0.95;
   if (/^Configuration\n(?:HostSelectionPolicy:|Mode:\t)/m.test(head)) return 0.9;
@@ -391,7 +407,7 @@ export const scyllaBenchFormat: FormatModule = {
   label: 'scylla-bench output',
   detect: (head, fileName) => {
     const first = head.split('\n', 50).find((l) => l.trim().length > 0)?.trim() ?? '';
-    if (isHdrLine(first)) return ownsHdrLog(head) ? hdrLogScore(head, fileName) : 0;
+    if (isHdrLine(first)) return ownsHdrLog(head) ? Math.max(hdrLogScore(head, fileName), negativeStartScore(head)) : 0;
     return textScore(head);
   },
   createParser: (path) => new ScyllaBenchParser(path),
