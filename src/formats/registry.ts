@@ -8,9 +8,12 @@ import { genericCsvFormat } from './generic-csv.ts';
 import { hdrLogFormat } from './hdr-log.ts';
 import { hgrmFormat } from './hgrm.ts';
 import { jmeterFormat } from './jmeter.ts';
+import { k6Format } from './k6.ts';
 import { locustFormat } from './locust.ts';
 import { scyllaBenchFormat } from './scylla-bench.ts';
 import { ByteLineSplitter, InputError, InputPipeline, LineSplitter, type ByteLineReader, type Encoding } from './text-input.ts';
+import { vegetaFormat } from './vegeta.ts';
+import { wrkFormat } from './wrk.ts';
 import { ycsbRawFormat } from './ycsb-raw.ts';
 import { ycsbTextFormat } from './ycsb-text.ts';
 
@@ -19,7 +22,7 @@ import { ycsbTextFormat } from './ycsb-text.ts';
  * before the generic readers: where a producer's file also fits a generic one (its HdrHistogram
  * logs, its CSV), the producer's module claims it with the same score and, being first, wins.
  */
-const PRODUCER_FORMATS: readonly FormatModule[] = [cassandraStressFormat, scyllaBenchFormat, jmeterFormat, gatlingFormat, locustFormat];
+const PRODUCER_FORMATS: readonly FormatModule[] = [cassandraStressFormat, scyllaBenchFormat, jmeterFormat, gatlingFormat, locustFormat, k6Format, vegetaFormat, wrkFormat];
 
 /** Every input format. Adding a format = one module here + its fixtures and tests. */
 export const FORMATS: readonly FormatModule[] = [...PRODUCER_FORMATS, hdrLogFormat, hgrmFormat, ycsbRawFormat, ycsbTextFormat, genericCsvFormat];

@@ -1,0 +1,437 @@
+import Papa from 'papaparse';
+import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
+import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
+import { parseTimestampMs } from './csv-columns.ts';
+import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { SampleCounter } from './sample-counter.ts';
+
+/**
+ * vegeta's outputs (tsenart/vegeta, lib/results.go and lib/reporters.go of v12):
+ *
+ * - `vegeta encode --to csv`: one result per row, no header: timestamp (Unix ns), HTTP code, latency
+ *   (ns), bytes out, bytes in, error, base64 body, attack name, seq, method, URL, base64 headers.
+ *   Older versions write fewer columns (the attack name, seq, method, URL and headers were added
+ *   over v12's life): the first six are required, the rest used when present.
+ * - `vegeta encode --to json` (and `vegeta dump` before it): one JSON result per line with
+ *   `timestamp` (RFC 3339), `latency` (ns), `code`, `error`, `attack`, `method`, `url`.
+ *   Both are raw samples: latencies are integer ns, kept as they are (exact nearest rank).
+ *   A result fails when its code is not 2xx/3xx or it has an error (vegeta's own success ratio
+ *   counts codes 200–399 only). The operation is `METHOD URL` (one operation when every result hit
+ *   the same target); when a file holds results of several attacks (`-name`), the attack name
+ *   prefixes it. Failed results are `<operation>-FAILED`.
+ * - `vegeta report -type=json`: one summary: `latencies` {total, mean, 50th, 90th, 95th, 99th, max,
+ *   min} in integer ns, `requests`, `status_codes`, `success`, `errors`. Its percentiles are
+ *   vegeta's t-digest estimates over all requests, failed ones included; the operation `requests`
+ *   counts the 2xx/3xx responses (from `status_codes`), `requests-FAILED` the rest.
+ * - `vegeta report` (text): the same figures as Go durations rounded to the next smaller unit
+ *   (`1.825ms`, `214.519µs`, `1m2.5s`); older versions print fewer latency columns, which are read
+ *   by the labels in brackets. A file with several reports (one per attacker, appended) keeps each
+ *   as a client of its own, `report 1`, `report 2`….
+ * - `vegeta attack`'s own output, `results.bin`, is Go's binary gob encoding: it is recognised and
+ *   refused with the command that turns it into text.
+ */
+
+const REPORT_OP = 'requests';
+/** How many lines one CSV record may span (a quoted error message with line breaks). */
+const MAX_RECORD_LINES = 64;
+/** Characters of a JSON report document kept while it is being read (reports are a few hundred bytes). */
+const MAX_DOCUMENT_CHARS = 4 * 1024 * 1024;
+
+type Mode = 'csv' | 'results-json' | 'report-json' | 'report-document' | 'report-text' | 'gob';
+
+const GOB_FIELDS = ['Result', 'Attack', 'Latency', 'BytesOut'];
+const CSV_ROW_START = /^\d{10,19},\d{1,3},\d+,\d+,\d+,/;
+const TEXT_REPORT_LINE = /^(Requests|Duration|Latencies|Bytes In|Bytes Out|Success|Status Codes)\s+\[([^\]]*)\]\s*(.*)$/;
+
+/** Go's `time.Duration.String` units, in ns, and the decimals each may carry to stay whole ns. */
+const GO_UNITS: Record<string, { scale: number; factor: number }> = {
+  h: { scale: 9, factor: 3600 },
+  m: { scale: 9, factor: 60 },
+  s: { scale: 9, factor: 1 },
+  ms: { scale: 6, factor: 1 },
+  µs: { scale: 3, factor: 1 },
+  μs: { scale: 3, factor: 1 },
+  us: { scale: 3, factor: 1 },
+  ns: { scale: 0, factor: 1 },
+};
+const GO_DURATION_PART = /(\d+(?:\.\d+)?)(h|ms|m|µs|μs|us|ns|s)/y;
+
+/** A Go duration string (`1m2.5s`, `214.519µs`, `0s`) → integer ns; null if it is not one. */
+export function goDurationToNanos(text: string): number | null {
+  if (text.length === 0 || text.length > 64) return null;
+  let total = 0;
+  GO_DURATION_PART.lastIndex = 0;
+  let at = 0;
+  while (at < text.length) {
+    GO_DURATION_PART.lastIndex = at;
+    const m = GO_DURATION_PART.exec(text);
+    if (!m) return null;
+    const unit = GO_UNITS[m[2] ?? ''];
+    const scaled = unit ? parseScaledDecimal(m[1] ?? '', unit.scale) : null;
+    if (unit === undefined || scaled === null) return null;
+    total += scaled * unit.factor;
+    at = GO_DURATION_PART.lastIndex;
+  }
+  return Number.isSafeInteger(total) ? total : null;
+}
+
+/** A vegeta result, as either encoding gives it. */
+interface Result {
+  timeMs: number;
+  code: number;
+  latencyNs: number;
+  error: string;
+  attack: string;
+  method: string;
+  url: string;
+}
+
+interface Report {
+  line: number;
+  requests: number | null;
+  successes: number | null;
+  latencies: Record<string, number>;
+  settings: Record<string, string>;
+}
+
+/** vegeta's success: a 2xx or 3xx code (lib/metrics.go). */
+const isSuccessCode = (code: number) => code >= 200 && code < 400;
+
+class VegetaParser implements LineParser {
+  private readonly issues: IssueLog;
+  private lines = 0;
+  private mode: Mode | null = null;
+  /** attack|method|url|failed → series index, with what names it. */
+  private readonly seriesIndex = new Map<string, number>();
+  private readonly seriesKeys: { attack: string; method: string; url: string; failed: boolean }[] = [];
+  private readonly attacks = new Set<string>();
+  private readonly counter = new SampleCounter();
+  private readonly reports: Report[] = [];
+  /** A CSV record spanning lines (a quoted field with line breaks), and the line it started on. */
+  private pending: { text: string; line: number; parts: number } | null = null;
+  private document: { text: string; line: number; lines: number; overflow: boolean } | null = null;
+
+  constructor(private readonly path: string) {
+    this.issues = new IssueLog(path);
+  }
+
+  line(raw: string, lineNo: number): void {
+    this.lines = lineNo;
+    const text = raw.replace(/^\uFEFF/, '');
+    if (this.mode === 'gob') return void this.issues.skippedLines++;
+    if (this.pending) return this.continueRecord(text);
+    const t = text.trim();
+    if (t.length === 0) return;
+    this.mode ??= this.decide(t, lineNo);
+    switch (this.mode) {
+      case 'gob':
+        return;
+      case 'csv':
+        return this.csvLine(text, lineNo);
+      case 'results-json':
+        return this.resultJsonLine(t, lineNo);
+      case 'report-json':
+        return this.reportJsonLine(t, lineNo);
+      case 'report-document':
+        return this.documentLine(text, lineNo);
+      case 'report-text':
+        return this.reportTextLine(t, lineNo);
+    }
+  }
+
+  private decide(t: string, lineNo: number): Mode {
+    if (isGob(t)) {
+      this.issues.skip(
+        lineNo,
+        "this is vegeta's binary results file (Go gob encoding), which only vegeta can read: convert it with `vegeta encode --to csv results.bin > results.csv` (or `--to json`) and open that",
+      );
+      return 'gob';
+    }
+    if (t.startsWith('{')) {
+      const value = parseJson(t);
+      if (value === undefined) return 'report-document';
+      if (isObject(value) && 'latencies' in value) return 'report-json';
+      return 'results-json';
+    }
+    if (TEXT_REPORT_LINE.test(t)) return 'report-text';
+    return 'csv';
+  }
+
+  // ---- results: CSV ------------------------------------------------------------------------
+
+  private csvLine(text: string, lineNo: number): void {
+    if (quoteCount(text) % 2 === 1) {
+      this.pending = { text, line: lineNo, parts: 1 };
+      return;
+    }
+    this.csvRecord(text, lineNo);
+  }
+
+  private continueRecord(text: string): void {
+    const pending = this.pending as NonNullable<VegetaParser['pending']>;
+    pending.text += `\n${text}`;
+    pending.parts++;
+    if (quoteCount(text) % 2 === 1) {
+      this.pending = null;
+      return this.csvRecord(pending.text, pending.line);
+    }
+    if (pending.parts >= MAX_RECORD_LINES) {
+      this.pending = null;
+      this.issues.skip(pending.line, `a quoted field opened on this line is not closed within ${MAX_RECORD_LINES} lines`);
+      this.issues.skippedLines += pending.parts - 1;
+    }
+  }
+
+  private csvRecord(text: string, lineNo: number): void {
+    const fields = text.includes('"') ? (Papa.parse<string[]>(text, { delimiter: ',' }).data[0] ?? []) : text.split(',');
+    if (fields.length < 6) {
+      return this.issues.skip(lineNo, `row has ${fields.length} fields; vegeta's CSV has at least 6 (timestamp ns, code, latency ns, bytes out, bytes in, error): "${text.slice(0, 80)}"`);
+    }
+    const [timeText = '', codeText = '', latencyText = ''] = fields;
+    const timeMs = parseTimestampMs(timeText);
+    if (timeMs === null) return this.issues.skip(lineNo, `timestamp "${timeText.slice(0, 40)}" is not Unix ns`, 'timestamp');
+    const code = parseNonNegativeInteger(codeText);
+    if (code === null || code > 999) return this.issues.skip(lineNo, `HTTP code "${codeText.slice(0, 40)}" is not a status code`, 'code');
+    const latencyNs = parseNonNegativeInteger(latencyText);
+    if (latencyNs === null) return this.issues.skip(lineNo, `latency "${latencyText.slice(0, 40)}" is not a whole number of ns`, 'latency');
+    this.add({ timeMs, code, latencyNs, error: fields[5] ?? '', attack: fields[7] ?? '', method: fields[9] ?? '', url: fields[10] ?? '' });
+  }
+
+  // ---- results: JSON -----------------------------------------------------------------------
+
+  private resultJsonLine(t: string, lineNo: number): void {
+    const value = parseJson(t);
+    if (!isObject(value)) return this.issues.skip(lineNo, `not a JSON result object: "${t.slice(0, 80)}"`);
+    const { latency, code, timestamp } = value;
+    if (typeof latency !== 'number' || !Number.isSafeInteger(latency) || latency < 0) return this.issues.skip(lineNo, 'latency is not a whole number of ns', 'latency');
+    if (typeof code !== 'number' || !Number.isInteger(code) || code < 0 || code > 999) return this.issues.skip(lineNo, 'code is not an HTTP status code', 'code');
+    const timeMs = typeof timestamp === 'string' ? parseTimestampMs(timestamp) : null;
+    if (timeMs === null) return this.issues.skip(lineNo, 'timestamp is not an RFC 3339 time', 'timestamp');
+    this.add({ timeMs, code, latencyNs: latency, error: text(value.error), attack: text(value.attack), method: text(value.method), url: text(value.url) });
+  }
+
+  private add(r: Result): void {
+    const failed = !isSuccessCode(r.code) || r.error !== '';
+    const key = `${r.attack}\u0000${r.method}\u0000${r.url}\u0000${failed ? 1 : 0}`;
+    let index = this.seriesIndex.get(key);
+    if (index === undefined) {
+      index = this.seriesKeys.length;
+      this.seriesIndex.set(key, index);
+      this.seriesKeys.push({ attack: r.attack, method: r.method, url: r.url, failed });
+      this.attacks.add(r.attack);
+    }
+    this.counter.add(index, r.timeMs, r.latencyNs);
+  }
+
+  // ---- reports -----------------------------------------------------------------------------
+
+  private reportJsonLine(t: string, lineNo: number): void {
+    const value = parseJson(t);
+    if (!isObject(value) || !isObject(value.latencies)) return this.issues.skip(lineNo, `not a vegeta JSON report: "${t.slice(0, 80)}"`);
+    this.jsonReport(value, lineNo);
+  }
+
+  private documentLine(text: string, lineNo: number): void {
+    const doc = (this.document ??= { text: '', line: lineNo, lines: 0, overflow: false });
+    doc.lines++;
+    if (doc.overflow) return;
+    doc.text += `${text}\n`;
+    if (doc.text.length > MAX_DOCUMENT_CHARS) {
+      doc.overflow = true;
+      doc.text = '';
+    }
+  }
+
+  private jsonReport(value: Record<string, unknown>, lineNo: number): void {
+    const latencies: Record<string, number> = {};
+    const source = isObject(value.latencies) ? value.latencies : {};
+    for (const [key, label] of [['min', 'min'], ['mean', 'mean'], ['max', 'max'], ['50th', 'p50'], ['90th', 'p90'], ['95th', 'p95'], ['99th', 'p99']] as const) {
+      const v = source[key];
+      if (v === undefined) continue;
+      if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) return this.issues.skip(lineNo, `latencies.${key} is not a whole number of ns`);
+      latencies[label] = v;
+    }
+    const requests = value.requests;
+    if (typeof requests !== 'number' || !Number.isSafeInteger(requests) || requests < 0) return this.issues.skip(lineNo, 'the report has no request count');
+    let successes: number | null = null;
+    if (isObject(value.status_codes)) {
+      successes = 0;
+      for (const [code, n] of Object.entries(value.status_codes)) {
+        if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) return this.issues.skip(lineNo, `status_codes["${code.slice(0, 10)}"] is not a count`);
+        if (isSuccessCode(Number(code))) successes += n;
+      }
+    } else if (typeof value.success === 'number' && value.success >= 0 && value.success <= 1) {
+      // A ratio of two integers: the nearest integer to ratio × requests is the count it came from.
+      successes = Math.round(value.success * requests);
+    }
+    const settings: Record<string, string> = {};
+    for (const key of ['earliest', 'latest', 'duration', 'wait', 'rate', 'throughput', 'success'] as const) {
+      const v = value[key];
+      if (typeof v === 'string' || typeof v === 'number') settings[key] = String(v);
+    }
+    if (Array.isArray(value.errors) && value.errors.length > 0) settings.errors = value.errors.filter((e) => typeof e === 'string').join(' | ').slice(0, 300);
+    this.reports.push({ line: lineNo, requests, successes, latencies, settings });
+  }
+
+  private reportTextLine(t: string, lineNo: number): void {
+    const m = TEXT_REPORT_LINE.exec(t);
+    if (!m) {
+      // "Error Set:" and the error messages under it are free text.
+      if (t !== 'Error Set:' && this.reports.length === 0) this.issues.skip(lineNo, `not a line of a vegeta text report: "${t.slice(0, 80)}"`);
+      return;
+    }
+    const [, name = '', labelText = '', valueText = ''] = m;
+    if (name === 'Requests') this.reports.push({ line: lineNo, requests: null, successes: null, latencies: {}, settings: {} });
+    const report = this.reports[this.reports.length - 1];
+    if (!report) return this.issues.skip(lineNo, `"${name}" before the report's Requests line`);
+    if (name === 'Status Codes') return this.statusCodes(report, valueText, lineNo);
+    const labels = labelText.split(',').map((l) => l.trim());
+    const values = valueText.split(',').map((v) => v.trim());
+    if (labels.length !== values.length) return this.issues.skip(lineNo, `${name}: ${labels.length} labels but ${values.length} values`);
+    labels.forEach((label, i) => {
+      const v = values[i] ?? '';
+      if (name === 'Latencies') {
+        const ns = goDurationToNanos(v);
+        if (ns === null) return this.issues.note(lineNo, `latency ${label} "${v.slice(0, 40)}" is not a Go duration; it is not used`);
+        report.latencies[/^\d+(\.\d+)?$/.test(label) ? `p${Number(label)}` : label] = ns;
+      } else if (name === 'Requests' && label === 'total') {
+        report.requests = parseNonNegativeInteger(v);
+        if (report.requests === null) this.issues.skip(lineNo, `request total "${v.slice(0, 40)}" is not a count`);
+      } else if (name === 'Requests' || name === 'Duration' || name === 'Success') {
+        report.settings[`${name.toLowerCase()} ${label}`] = v;
+      }
+    });
+  }
+
+  private statusCodes(report: Report, text: string, lineNo: number): void {
+    let successes = 0;
+    for (const entry of text.split(/\s+/).filter((e) => e.length > 0)) {
+      const m = /^(\d+):(\d+)$/.exec(entry);
+      const n = m ? parseNonNegativeInteger(m[2] ?? '') : null;
+      if (!m || n === null) return this.issues.skip(lineNo, `status code count "${entry.slice(0, 40)}" is not code:count`);
+      if (isSuccessCode(Number(m[1]))) successes += n;
+    }
+    report.successes = successes;
+  }
+
+  // ---- the end -----------------------------------------------------------------------------
+
+  finish(): ParsedFile {
+    if (this.pending) {
+      this.issues.skip(this.pending.line, 'a quoted field opened on this line is not closed before the end of the file');
+      this.issues.skippedLines += this.pending.parts - 1;
+      this.pending = null;
+    }
+    if (this.document) this.finishDocument(this.document);
+    const series: LatencySeries[] = [...this.resultSeries(), ...this.reportSeries()];
+    if (series.length === 0 && this.mode !== 'gob') this.issues.note(0, 'no vegeta results or report found');
+    const file: ParsedFile = { path: this.path, format: 'vegeta', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const producer = this.producer();
+    if (producer) file.producer = producer;
+    return file;
+  }
+
+  private finishDocument(doc: NonNullable<VegetaParser['document']>): void {
+    const value = doc.overflow ? undefined : parseJson(doc.text);
+    if (isObject(value) && isObject(value.latencies)) return this.jsonReport(value, doc.line);
+    // One message whatever the damage, so that a copy cut anywhere reports the same.
+    this.issues.skip(doc.line, doc.overflow ? `the JSON document starting here is over ${MAX_DOCUMENT_CHARS} characters: not a vegeta report` : 'the JSON document starting here is not a complete vegeta JSON report (cut short or damaged)');
+    this.issues.skippedLines += doc.lines - 1;
+  }
+
+  private resultSeries(): RawSeries[] {
+    const counted = this.counter.finish(this.seriesKeys.length);
+    const prefixAttack = this.attacks.size > 1;
+    return this.seriesKeys.map((k, i) => {
+      const target = k.method && k.url ? `${k.method} ${k.url}` : k.url || k.attack || 'request';
+      const op = prefixAttack && target !== k.attack ? `${k.attack || '(unnamed)'}: ${target}` : target;
+      return { kind: 'raw', op: k.failed ? `${op}-FAILED` : op, unit: 'ns', ...counted[i]! };
+    });
+  }
+
+  private reportSeries(): SummarySeries[] {
+    const out: SummarySeries[] = [];
+    const several = this.reports.length > 1;
+    this.reports.forEach((r, i) => {
+      const client = several ? { client: `report ${i + 1}` } : {};
+      if (r.requests === null) return this.issues.note(r.line, 'this vegeta report has no request total; it is not used');
+      if (r.successes === null || r.successes > r.requests) {
+        this.issues.note(r.line, 'this vegeta report has no status codes (or more successes than requests): failed requests cannot be told apart, all are counted as requests');
+      }
+      const ok = r.successes === null || r.successes > r.requests ? r.requests : r.successes;
+      const { min = null, mean = null, max = null, ...rest } = r.latencies;
+      const percentiles = ok > 0 ? Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('p'))) : {};
+      out.push({ kind: 'summary', op: REPORT_OP, unit: 'ns', count: ok, mean: ok > 0 ? mean : null, min: ok > 0 ? min : null, max: ok > 0 ? max : null, percentiles, returns: {}, ...client });
+      if (r.requests > ok) out.push({ kind: 'summary', op: `${REPORT_OP}-FAILED`, unit: 'ns', count: r.requests - ok, mean: null, min: null, max: null, percentiles: {}, returns: {}, ...client });
+    });
+    return out;
+  }
+
+  private producer(): ProducerInfo | null {
+    if (this.mode === null || this.mode === 'gob') return null;
+    const settings: Record<string, string> = {};
+    const attacks = [...this.attacks].filter((a) => a !== '');
+    if (attacks.length > 0) settings.attack = attacks.join(', ').slice(0, 300);
+    if (this.reports.length === 1) Object.assign(settings, this.reports[0]?.settings);
+    return { tool: 'vegeta', settings };
+  }
+}
+
+function quoteCount(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('"'); i >= 0; i = text.indexOf('"', i + 1)) n++;
+  return n;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function text(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+
+/** Go's gob stream of vegeta's Result type: its type definition names the fields, in binary. */
+function isGob(head: string): boolean {
+  const sample = head.slice(0, 512);
+  // eslint-disable-next-line no-control-regex
+  return GOB_FIELDS.every((f) => sample.includes(f)) && /[\u0000-\u0008\u000e-\u001f]/.test(sample);
+}
+
+/** The first non-blank line of the head, clipped: detection looks at nothing else. */
+function firstLine(head: string): string {
+  const start = head.search(/\S/);
+  if (start < 0) return '';
+  const end = head.indexOf('\n', start);
+  return head.slice(start, Math.min(end < 0 ? head.length : end, start + 8192)).trim();
+}
+
+export const vegetaFormat: FormatModule = {
+  id: 'vegeta',
+  label: 'vegeta results (CSV, JSON) and reports',
+  detect(head) {
+    if (isGob(head)) return 1;
+    const line = firstLine(head);
+    // Any of the first rows: the first may be the damaged one.
+    if (head.split('\n', 8).some((l) => CSV_ROW_START.test(l))) return 0.95;
+    if (line.startsWith('{')) {
+      const has = (key: string) => line.includes(`"${key}":`);
+      if (has('latency') && has('code') && has('timestamp') && (has('bytes_out') || has('attack') || has('seq'))) return 0.95;
+      if (has('latencies') && (has('status_codes') || has('requests'))) return 0.95;
+      // A pretty-printed report: its keys sit on the following lines.
+      if (line === '{' && /"latencies"\s*:\s*\{/.test(head.slice(0, 4096)) && /"(?:bytes_in|requests|status_codes)"\s*:/.test(head.slice(0, 8192))) return 0.9;
+      return 0;
+    }
+    if (/^Requests\s+\[total, rate/.test(line)) return 0.95;
+    return 0;
+  },
+  createParser: (path) => new VegetaParser(path),
+};
