@@ -63,7 +63,7 @@ const SUMMARY_PERCENTILE: Record<string, string> = {
 };
 
 /** Columns read from an interval row, by their header names. */
-const COLUMN = { type: 'type', ops: 'total ops', mean: 'mean', med: 'med', p95: '.95', p99: '.99', p999: '.999', max: 'max', time: 'time', errors: 'errors' } as const;
+const COLUMN = { type: 'type', ops: 'total ops', rate: 'op/s', mean: 'mean', med: 'med', p95: '.95', p99: '.99', p999: '.999', max: 'max', time: 'time', errors: 'errors' } as const;
 
 /** A milliseconds figure as printed (`%8.1f`, or `%,.1f` in Results) → integer µs; null when not a plain decimal. */
 function msToMicros(text: string): number | null {
@@ -85,6 +85,8 @@ function clip(text: string): string {
 interface ParsedRow {
   type: string;
   cumulative: number;
+  /** The interval's printed op/s; NaN when the column is absent or not a number. */
+  rate: number;
   timeUs: number;
   errors: number;
   mean: number | null;
@@ -327,7 +329,7 @@ class CassandraStressTextParser implements LineParser {
       const v = latency[key];
       if (v !== undefined && v !== null) percentiles[key] = v;
     }
-    const parsed: ParsedRow = { type, cumulative, timeUs, errors, mean: latency.mean ?? null, percentiles, max: latency.max ?? null, line: lineNo };
+    const parsed: ParsedRow = { type, cumulative, rate: Number(at(COLUMN.rate) ?? Number.NaN), timeUs, errors, mean: latency.mean ?? null, percentiles, max: latency.max ?? null, line: lineNo };
     if (hasType && type !== 'total') {
       this.block.push(parsed);
       return;
@@ -380,7 +382,11 @@ class CassandraStressTextParser implements LineParser {
   private attribute(run: Run, block: ParsedRow[]): void {
     const before = run.unattributed.reduce((a, u) => a + u.count, 0);
     const candidates = block.filter((r) => !run.cumulative.has(r.type) && r.cumulative >= before);
-    const early = candidates.length === 1 ? candidates[0] : undefined;
+    // Several could hold them: the early type's count in this interval (its cumulative less theirs)
+    // is the one its printed rate agrees with. This picks a name only; every count stays exact.
+    const lengthS = ((block[0]?.timeUs ?? 0) - run.lastTimeUs) / 1e6;
+    const misfit = (r: ParsedRow): number => Math.abs(r.cumulative - before - r.rate * lengthS);
+    const early = candidates.length === 1 ? candidates[0] : candidates.filter((r) => Number.isFinite(misfit(r))).sort((a, b) => misfit(a) - misfit(b))[0];
     for (const u of run.unattributed) {
       if (early) this.addRow(run, early.type, u.row, u.count, u.startUs);
       else this.issues.skip(u.row.line, `interval printed only its total row and its operation type cannot be told (${run.ops.join(', ')})`);

@@ -119,6 +119,30 @@ describe('cassandra-stress text log', () => {
     expect(both).toEqual(totals);
   });
 
+  it('intervals before a second type appeared print only their total row: they go to the type seen first', async () => {
+    // The real mixed log as it reads when WRITE starts in the second interval: the first interval's
+    // READ and WRITE rows go, and its 226 writes leave every cumulative count after it.
+    const text = fixture('mixed-fixed2000.log');
+    const firstWrite = rowsOf(text, 'WRITE')[0]?.cumulative as number;
+    let seen = 0;
+    const shifted = text
+      .split('\n')
+      .flatMap((l) => {
+        const f = l.split(',');
+        if (f.length !== 19 || !['READ', 'WRITE', 'total'].includes(f[0] as string)) return [l];
+        if (f[0] !== 'total' && seen === 0) return [];
+        if (f[0] === 'total') seen++;
+        if (f[0] === 'READ') return [l];
+        return [[f[0], String(Number(f[1]) - firstWrite).padStart(f[1]?.length ?? 0), ...f.slice(2)].join(',')];
+      })
+      .join('\n');
+    const file = await parse('late-write.log', shifted);
+    expect(file.errors).toEqual([]);
+    const reads = rowsOf(text, 'READ').map((r) => r.cumulative);
+    expect(intervals(file, 'READ').rows.map((r) => r.count)).toEqual(perInterval(reads));
+    expect(intervals(file, 'WRITE').rows.map((r) => r.count)).toEqual(perInterval(rowsOf(text, 'WRITE').map((r) => r.cumulative)).slice(1));
+  });
+
   it('failed operations: the errors column becomes <OP>-FAILED, taken out of the operation count', async () => {
     const text = fixture('read-cl-two-errors.log');
     const file = await parse('read-cl-two-errors.log', text);
