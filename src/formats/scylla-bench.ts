@@ -249,6 +249,8 @@ class ScyllaBenchTextParser implements LineParser {
       const { mean, max, ...percentiles } = s.figures;
       out.push({ kind: 'summary', op: s.intended ? `Intended-${this.op}` : this.op, unit: 'us', count: this.totalOps, mean: mean ?? null, min: null, max: max ?? null, percentiles, returns: {} });
     }
+    // With -measure-latency=false the summary holds counts only: the run's count is still exact.
+    if (out.length === 0) out.push({ kind: 'summary', op: this.op, unit: 'us', count: this.totalOps, mean: null, min: null, max: null, percentiles: {}, returns: {} });
     if (this.totalErrors > 0) out.push({ kind: 'summary', op: `${this.op}-FAILED`, unit: 'us', count: this.totalErrors, mean: null, min: null, max: null, percentiles: {}, returns: {} });
     return out;
   }

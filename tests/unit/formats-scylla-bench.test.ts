@@ -124,6 +124,20 @@ describe('scylla-bench text output', () => {
     expect(summary(file, 'Intended-read')).toBeUndefined();
   });
 
+  it('-measure-latency=false: rows of counts only, and the run\'s count from Total ops', async () => {
+    // The v1.1.1 output as it reads without latency columns (`withoutLatencyLineFmt`) and blocks.
+    const text = fixture('v1.1.1-write.txt');
+    const countsOnly = text
+      .replace(/^(\s*time\s+ops\/s\s+rows\/s\s+errors).*$/m, '$1')
+      .replace(/^(\s+\d+s\s+\d+\s+\d+\s+\d+)\s.*$/gm, '$1')
+      .replace(/^raw latency :[\s\S]*$/m, '');
+    const file = await parse('counts.txt', countsOnly);
+    expect(file.errors).toEqual([]);
+    expect(intervals(file, 'write').rows.map((r) => r.count)).toEqual(rowsOf(text).map((r) => r.ops));
+    expect(intervals(file, 'write').rows.every((r) => r.mean === null && r.max === null)).toBe(true);
+    expect(summary(file, 'write')).toMatchObject({ count: totalOps(text), mean: null });
+  });
+
   it('mixed mode: one operation `mixed`; the per-type blocks carry no count and are not read', async () => {
     const text = fixture('v1.1.1-mixed.txt');
     const file = await parse('v1.1.1-mixed.txt', text);
