@@ -253,8 +253,11 @@ class MemtierJsonParser implements LineParser {
       } catch (e) {
         const message = e instanceof Error ? e.message : 'parse error';
         const at = /position (\d+)/.exec(message);
-        const line = at ? source.slice(0, Number(at[1])).split('\n').length : this.lines;
-        this.issues.skip(line, `not complete JSON (${message.slice(0, 120)}); the file may be cut short`);
+        // A document that stops before its end (a cut file) fails at its end, whichever line that
+        // is: said of the file, not of a line; an error inside it is said of its line.
+        if (!at || Number(at[1]) >= source.trimEnd().length) {
+          this.issues.note(0, `the JSON document ends before it is complete (${message.slice(0, 120)}): the file was cut short`);
+        } else this.issues.skip(source.slice(0, Number(at[1])).split('\n').length, `not valid JSON: ${message.slice(0, 120)}`);
         return null;
       }
     }

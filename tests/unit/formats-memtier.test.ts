@@ -148,7 +148,12 @@ describe('memtier_benchmark', () => {
     const cutAt = text.split('\n').length - 20;
     const cut = await parse('cut.json', text.split('\n').slice(0, cutAt).join('\n'));
     expect(cut.series).toEqual([]);
-    expect(cut.errors).toEqual([expect.objectContaining({ line: cutAt, message: expect.stringMatching(/^not complete JSON/) })]);
+    expect(cut.errors).toEqual([expect.objectContaining({ line: 0, message: expect.stringMatching(/^the JSON document ends before it is complete .*: the file was cut short$/) })]);
+    const broken = text.split('\n');
+    const at = broken.findIndex((l) => l.includes('"Ops/sec"'));
+    broken[at] = broken[at]!.replace(':', '');
+    const bad = await parse('bad.json', broken.join('\n'));
+    expect(bad.errors).toEqual([expect.objectContaining({ line: at + 1, message: expect.stringMatching(/^not valid JSON: /) })]);
     const lf = await parse('a.json', text);
     const crlf = await parse('a.json', text.replace(/\n/g, '\r\n'));
     expect(crlf.series).toEqual(lf.series);
