@@ -5,11 +5,14 @@ import { cassandraStressFormat } from './cassandra-stress.ts';
 import { csvPreview, headerKey, MappingError, parseMapSpec, splitHead, type CsvMapping, type CsvMappings, type CsvPreview } from './csv-mapping.ts';
 import { gatlingFormat } from './gatling.ts';
 import { genericCsvFormat } from './generic-csv.ts';
+import { goYcsbFormat } from './go-ycsb.ts';
 import { hdrLogFormat } from './hdr-log.ts';
 import { hgrmFormat } from './hgrm.ts';
 import { jmeterFormat } from './jmeter.ts';
 import { k6Format } from './k6.ts';
 import { locustFormat } from './locust.ts';
+import { memtierFormat } from './memtier.ts';
+import { nosqlbenchFormat } from './nosqlbench.ts';
 import { scyllaBenchFormat } from './scylla-bench.ts';
 import { ByteLineSplitter, InputError, InputPipeline, LineSplitter, type ByteLineReader, type Encoding } from './text-input.ts';
 import { vegetaFormat } from './vegeta.ts';
@@ -22,7 +25,7 @@ import { ycsbTextFormat } from './ycsb-text.ts';
  * before the generic readers: where a producer's file also fits a generic one (its HdrHistogram
  * logs, its CSV), the producer's module claims it with the same score and, being first, wins.
  */
-const PRODUCER_FORMATS: readonly FormatModule[] = [cassandraStressFormat, scyllaBenchFormat, jmeterFormat, gatlingFormat, locustFormat, k6Format, vegetaFormat, wrkFormat];
+const PRODUCER_FORMATS: readonly FormatModule[] = [cassandraStressFormat, scyllaBenchFormat, jmeterFormat, gatlingFormat, locustFormat, k6Format, vegetaFormat, wrkFormat, nosqlbenchFormat, memtierFormat, goYcsbFormat];
 
 /** Every input format. Adding a format = one module here + its fixtures and tests. */
 export const FORMATS: readonly FormatModule[] = [...PRODUCER_FORMATS, hdrLogFormat, hgrmFormat, ycsbRawFormat, ycsbTextFormat, genericCsvFormat];
