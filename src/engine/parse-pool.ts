@@ -1,4 +1,5 @@
 import { CancelledError, isFailed, readFile, type FileOutcome, type ReadOptions, type ReadProgress } from '../formats/registry.ts';
+import { partBytes, type PartRequest } from './file-parts.ts';
 import { streamOf } from './input-stream.ts';
 import { unpackOutcome, type PackedOutcome } from './outcome-transfer.ts';
 import type { InputFile } from './protocol.ts';
@@ -8,7 +9,7 @@ import type { InputFile } from './protocol.ts';
  * worker says `ready` once its code has loaded, then gets one `parse` at a time and answers with
  * progress and exactly one `outcome` or `error`.
  */
-export type ParseRequest = { type: 'parse'; input: InputFile };
+export type ParseRequest = { type: 'parse'; input: InputFile; part?: PartRequest };
 
 export type ParseEvent =
   | { type: 'ready' }
@@ -16,17 +17,32 @@ export type ParseEvent =
   | { type: 'outcome'; outcome: PackedOutcome }
   | { type: 'error'; message: string };
 
-export type ParseFile = (input: InputFile, signal: AbortSignal, onProgress: (p: ReadProgress) => void) => Promise<FileOutcome>;
+export type ParseFile = (input: InputFile, signal: AbortSignal, onProgress: (p: ReadProgress) => void, part?: PartRequest) => Promise<FileOutcome>;
 
 /** Reads and parses a file in the calling thread: without parse workers, and where they cannot start. */
-export const parseHere: ParseFile = async (input, signal, onProgress) => {
+export const parseHere: ParseFile = async (input, signal, onProgress, part) => {
   const totalBytes = input.file?.size ?? null;
-  const outcome = await readFile(input.path, streamOf(input, signal), { signal, ...(totalBytes !== null ? { totalBytes } : {}), ...csvMappingsOf(input), onProgress });
+  const outcome = part
+    ? await readPart(input, part, { signal, onProgress })
+    : await readFile(input.path, streamOf(input, signal), { signal, ...(totalBytes !== null ? { totalBytes } : {}), ...csvMappingsOf(input), onProgress });
   // A fetch aborted by cancelling fails the read: that is the cancel, not a broken file (nor, in
   // turn, every later file of a cancelled link).
   if (signal.aborted && isFailed(outcome)) throw new CancelledError();
   return outcome;
 };
+
+/** Reads one part of a large file (its lines from `part.start` to `part.end`) as the plan says. */
+export function readPart(input: InputFile, part: PartRequest, options: Pick<ReadOptions, 'signal' | 'onProgress'>): Promise<FileOutcome> {
+  if (!input.file) throw new TypeError(`${input.path}: only a local file is read in parts`);
+  const { plan } = part;
+  const preamble = new TextEncoder().encode(part.start > 0 && plan.preamble.length > 0 ? `${plan.preamble}\n` : '');
+  return readFile(input.path, partBytes(input.file, part.start, part.end, preamble), {
+    ...options,
+    formatId: plan.formatId,
+    ...(plan.format ? { format: plan.format } : {}),
+    totalBytes: part.end - part.start,
+  });
+}
 
 /** The reading options an input carries: the user's CSV column mappings. */
 export function csvMappingsOf(input: InputFile): Pick<ReadOptions, 'csvMappings'> {
@@ -48,6 +64,7 @@ export function parseWorkerCount(files: number): number {
 
 interface Job {
   input: InputFile;
+  part?: PartRequest;
   signal: AbortSignal;
   onProgress: (p: ReadProgress) => void;
   resolve: (outcome: FileOutcome) => void;
@@ -80,13 +97,14 @@ export class ParsePool {
     private readonly fallback: ParseFile,
   ) {}
 
-  parse: ParseFile = (input, signal, onProgress) => {
+  parse: ParseFile = (input, signal, onProgress, part) => {
     if (signal.aborted) return Promise.reject(new CancelledError());
-    if (this.workersFailed) return this.parseWithoutWorkers(input, signal, onProgress);
+    if (this.workersFailed) return this.parseWithoutWorkers(input, signal, onProgress, part);
     return new Promise<FileOutcome>((resolve, reject) => {
       const onAbort = (): void => this.cancel(job);
       const job: Job = {
         input,
+        ...(part ? { part } : {}),
         signal,
         onProgress,
         resolve: (outcome) => {
@@ -113,8 +131,8 @@ export class ParsePool {
     for (const job of this.queue.splice(0)) job.reject(new CancelledError());
   }
 
-  private parseWithoutWorkers(input: InputFile, signal: AbortSignal, onProgress: (p: ReadProgress) => void): Promise<FileOutcome> {
-    const parsed = this.withoutWorkers.then(() => this.fallback(input, signal, onProgress));
+  private parseWithoutWorkers(input: InputFile, signal: AbortSignal, onProgress: (p: ReadProgress) => void, part?: PartRequest): Promise<FileOutcome> {
+    const parsed = this.withoutWorkers.then(() => this.fallback(input, signal, onProgress, part));
     this.withoutWorkers = parsed.catch(() => {});
     return parsed;
   }
@@ -126,7 +144,7 @@ export class ParsePool {
       if (!slot) return this.workersFailed ? this.parseQueuedWithoutWorkers() : undefined;
       const job = this.queue.shift()!;
       slot.job = job;
-      slot.worker.postMessage({ type: 'parse', input: job.input } satisfies ParseRequest);
+      slot.worker.postMessage({ type: 'parse', input: job.input, ...(job.part ? { part: job.part } : {}) } satisfies ParseRequest);
     }
   }
 
@@ -184,7 +202,7 @@ export class ParsePool {
   }
 
   private parseQueuedWithoutWorkers(): void {
-    for (const job of this.queue.splice(0)) this.parseWithoutWorkers(job.input, job.signal, job.onProgress).then(job.resolve, job.reject);
+    for (const job of this.queue.splice(0)) this.parseWithoutWorkers(job.input, job.signal, job.onProgress, job.part).then(job.resolve, job.reject);
   }
 
   private cancel(job: Job): void {

@@ -2,7 +2,8 @@
 import { readFile, type ReadProgress } from '../formats/registry.ts';
 import { streamOf } from './input-stream.ts';
 import { packOutcome } from './outcome-transfer.ts';
-import { csvMappingsOf, type ParseEvent, type ParseRequest } from './parse-pool.ts';
+import type { PartRequest } from './file-parts.ts';
+import { csvMappingsOf, readPart, type ParseEvent, type ParseRequest } from './parse-pool.ts';
 import type { InputFile } from './protocol.ts';
 
 /**
@@ -22,25 +23,24 @@ const post = (e: ParseEvent, transfer: ArrayBuffer[] = []): void => self.postMes
  */
 const PROGRESS_MESSAGE_INTERVAL_MS = 50;
 
-async function parse(input: InputFile): Promise<void> {
+async function parse(input: InputFile, part: PartRequest | undefined): Promise<void> {
   let lastPosted = 0;
   let unposted: ReadProgress | null = null;
   try {
     const totalBytes = input.file?.size ?? null;
-    const outcome = await readFile(input.path, streamOf(input), {
-      ...(totalBytes !== null ? { totalBytes } : {}),
-      ...csvMappingsOf(input),
-      onProgress: (progress) => {
-        const now = performance.now();
-        if (now - lastPosted < PROGRESS_MESSAGE_INTERVAL_MS) {
-          unposted = progress;
-          return;
-        }
-        lastPosted = now;
-        unposted = null;
-        post({ type: 'progress', progress });
-      },
-    });
+    const onProgress = (progress: ReadProgress): void => {
+      const now = performance.now();
+      if (now - lastPosted < PROGRESS_MESSAGE_INTERVAL_MS) {
+        unposted = progress;
+        return;
+      }
+      lastPosted = now;
+      unposted = null;
+      post({ type: 'progress', progress });
+    };
+    const outcome = part
+      ? await readPart(input, part, { onProgress })
+      : await readFile(input.path, streamOf(input), { ...(totalBytes !== null ? { totalBytes } : {}), ...csvMappingsOf(input), onProgress });
     // The engine worker counts the bytes read of an input of unknown size from the last progress.
     if (unposted) post({ type: 'progress', progress: unposted });
     const { packed, transfer } = packOutcome(outcome);
@@ -50,5 +50,5 @@ async function parse(input: InputFile): Promise<void> {
   }
 }
 
-self.onmessage = (event: MessageEvent<ParseRequest>) => void parse(event.data.input);
+self.onmessage = (event: MessageEvent<ParseRequest>) => void parse(event.data.input, event.data.part);
 post({ type: 'ready' });

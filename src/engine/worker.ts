@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { CancelledError, isFailed, isUnrecognised, type FileOutcome } from '../formats/registry.ts';
+import { CancelledError, isFailed, isUnrecognised, type FileOutcome, type ReadProgress } from '../formats/registry.ts';
 import type { CsvPreview } from '../formats/csv-mapping.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { fileReport } from '../model/report.ts';
@@ -11,6 +11,7 @@ import { runChartQuery } from './chart-queries.ts';
 import { inOrder } from './in-order.ts';
 import { streamOf } from './input-stream.ts';
 import { parseHere, ParsePool, parseWorkerCount, type ParseFile } from './parse-pool.ts';
+import { readInParts } from './file-parts.ts';
 import { buildSnapshot } from './snapshot-build.ts';
 import { comparisonFileToSnapshot, looksLikeComparisonFile, type Snapshot } from '../state/snapshot.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, LoadResult, Regrouping, WorkerEvent, WorkerRequest } from './protocol.ts';
@@ -101,13 +102,15 @@ class FileProgress {
 /** What reading one input gave: a comparison file's text, or a result file's outcome. */
 type InputRead = { kind: 'comparison'; text: string } | { kind: 'file'; outcome: FileOutcome };
 
-async function readInput({ input, progress }: { input: InputFile; progress: FileProgress }, signal: AbortSignal, parse: ParseFile): Promise<InputRead> {
+async function readInput({ input, progress }: { input: InputFile; progress: FileProgress }, signal: AbortSignal, parse: ParseFile, workers: number): Promise<InputRead> {
   // A comparison file (shared JSON) replaces the loaded data rather than adding files to it.
   if (/\.json$/i.test(input.path)) {
     const text = await new Response(streamToBody(streamOf(input, signal))).text();
     if (looksLikeComparisonFile(text.slice(0, 200))) return { kind: 'comparison', text };
   }
-  return { kind: 'file', outcome: await parse(input, signal, (p) => progress.report(p)) };
+  const onProgress = (p: ReadProgress): void => progress.report(p);
+  const outcome = await readInParts(input, workers, onProgress, (part, onPartProgress) => parse(input, signal, onPartProgress, part));
+  return { kind: 'file', outcome: outcome ?? (await parse(input, signal, onProgress)) };
 }
 
 /**
@@ -135,7 +138,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
   // what is loaded and reported, and where a full engine stops, are those of reading one by one.
   const inputs = files.map((input) => ({ input, progress: new FileProgress(id, input) }));
   try {
-    for (const { item, result } of inOrder(inputs, Math.max(1, 2 * workers), (item, taskSignal) => readInput(item, taskSignal, parse), signal)) {
+    for (const { item, result } of inOrder(inputs, Math.max(1, 2 * workers), (item, taskSignal) => readInput(item, taskSignal, parse, workers), signal)) {
       const { input, progress } = item;
       const { totalBytes } = progress;
       try {

@@ -1,5 +1,6 @@
 import type { FormatId, ParsedFile } from '../model/types.ts';
 import type { CsvMapping } from './csv-mapping.ts';
+import type { RawSampleSink } from './sample-counter.ts';
 import type { LineCursor } from './text-input.ts';
 
 /**
@@ -18,11 +19,23 @@ export interface FormatModule {
   detect(head: string, fileName: string): number;
   /** A fresh line consumer for one file. */
   createParser(path: string, options?: FormatOptions): LineParser;
+  /**
+   * For formats read by the million, one sample a line: whether a file starting with `head` can be
+   * read in parts, each from a line start on its own (on several cores). Returns the text each part
+   * is read after — a CSV's header line, '' for none — or null when the file cannot be split (a
+   * quoted field may hold a line end). Absent: never split.
+   */
+  partPreamble?(head: string): string | null;
 }
 
 /** What the user says about a file whose layout is guessed: the generic CSV's columns and unit. */
 export interface FormatOptions {
   mapping?: CsvMapping;
+  /**
+   * Raw samples go here instead of being counted (the reduce CLI): a parser that reads raw samples
+   * hands it to its SampleCounter, and its RawSeries then carry no counts.
+   */
+  rawSamples?: RawSampleSink;
 }
 
 export interface LineParser {
@@ -56,6 +69,9 @@ function clip(text: string): string {
   return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text;
 }
 
+/** The entry that ends a file's error list when it has more errors than it lists. */
+export const FURTHER_ERRORS = 'further errors in this file are not listed';
+
 /** Shared bookkeeping for parsers: per-line errors with a cap, skipped-line counting. */
 export class IssueLog {
   readonly errors: ParsedFile['errors'] = [];
@@ -73,7 +89,7 @@ export class IssueLog {
     if (this.errors.length < MAX_ERRORS_PER_FILE) {
       this.errors.push(field === undefined ? { file: this.file, line, message: clip(message) } : { file: this.file, line, field: clip(field), message: clip(message) });
     } else if (this.errors.length === MAX_ERRORS_PER_FILE) {
-      this.errors.push({ file: this.file, line, message: 'further errors in this file are not listed' });
+      this.errors.push({ file: this.file, line, message: FURTHER_ERRORS });
     }
   }
 }

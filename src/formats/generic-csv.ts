@@ -22,7 +22,7 @@ class GenericCsvParser implements LineParser {
   /** client + op → series index, in order of first appearance. */
   private readonly seriesIndex = new Map<string, number>();
   private readonly seriesKeys: { client?: string; op: string }[] = [];
-  private readonly counter = new SampleCounter();
+  private readonly counter: SampleCounter;
   private lines = 0;
 
   constructor(
@@ -30,6 +30,7 @@ class GenericCsvParser implements LineParser {
     private readonly options: FormatOptions = {},
   ) {
     this.issues = new IssueLog(path);
+    this.counter = new SampleCounter(options.rawSamples);
   }
 
   private split(line: string): string[] {
@@ -167,4 +168,7 @@ export const genericCsvFormat: FormatModule = {
     return header.some((h) => ROLE_PATTERNS.time.test(h) || ROLE_PATTERNS.op.test(h)) ? 0.7 : 0.5;
   },
   createParser: (path, options) => new GenericCsvParser(path, options),
+  // Each part is read after the header. A quote anywhere in the head may open a field holding a
+  // line end, which a part starting inside it would misread: such files are read whole.
+  partPreamble: (head) => (head.includes('"') ? null : (head.split('\n', 1)[0] ?? null)),
 };

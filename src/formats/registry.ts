@@ -132,6 +132,44 @@ function mappingFor(head: string, mappings: CsvMappings | undefined): CsvMapping
   return null;
 }
 
+/** How a file can be read in parts on several cores: see `FormatModule.partPreamble`. */
+export interface PartPlan {
+  formatId: FormatModule['id'];
+  /** The format options every part is read with (a mapped CSV's columns). */
+  format?: FormatOptions;
+  /** Text each part is read after (a CSV's header line, '' for none): line 1 of every part but the first. */
+  preamble: string;
+}
+
+/**
+ * Whether a file whose first bytes are `headBytes` can be read in parts, and how: plain UTF-8 text
+ * (not gzip, not UTF-16) with `\n` line ends, of a format that splits (see
+ * `FormatModule.partPreamble`). Null when it must be read whole.
+ */
+export function partPlan(path: string, headBytes: Uint8Array, options: Pick<ReadOptions, 'csvMappings' | 'formatId'> = {}): PartPlan | null {
+  const gzip = headBytes[0] === 0x1f && headBytes[1] === 0x8b;
+  const utf16 = (headBytes[0] === 0xff && headBytes[1] === 0xfe) || (headBytes[0] === 0xfe && headBytes[1] === 0xff) || headBytes.subarray(0, 64).includes(0);
+  if (gzip || utf16) return null;
+  const text = new TextDecoder().decode(headBytes).replace(/^\uFEFF/, '');
+  // Parts start after a \n: files whose lines end otherwise (a CR alone) are read whole.
+  const whole = text.slice(0, text.lastIndexOf('\n') + 1);
+  const first = whole.search(/\S/);
+  if (first < 0 || /\r(?!\n)/.test(whole)) return null;
+  // As readFile shows it to the detectors: from the first line with content, line ends normalised.
+  const shown = whole.slice(whole.lastIndexOf('\n', first) + 1).replace(/\r\n/g, '\n');
+  let mapping: CsvMapping | null;
+  try {
+    mapping = options.formatId ? null : mappingFor(shown, options.csvMappings);
+  } catch (e) {
+    if (e instanceof MappingError) return null;
+    throw e;
+  }
+  const module = mapping ? genericCsvFormat : options.formatId ? (FORMATS.find((f) => f.id === options.formatId) ?? null) : detectFormat(shown, path);
+  const preamble = module?.partPreamble?.(shown);
+  if (!module || preamble === null || preamble === undefined) return null;
+  return { formatId: module.id, ...(mapping ? { format: { mapping } } : {}), preamble };
+}
+
 /** What a parser bug or an exhausted resource looks like to the user: this file, not the whole load. */
 const INTERNAL = 'could not be read because of an internal error';
 

@@ -9,6 +9,22 @@ export interface CountedSamples {
   counts: SampleCountColumns;
 }
 
+/**
+ * Where a parser's raw samples go instead of being counted: the reduce CLI streams them into
+ * interval histograms in constant memory (a whole file's counts per (second, value) need not fit).
+ * Given as `FormatOptions.rawSamples`; a parser hands it to its one SampleCounter.
+ */
+export interface RawSampleSink {
+  /** One sample, as `SampleCounter.add` gets it. */
+  add(series: number, timeMs: number, value: number): void;
+  /**
+   * The parser has counted its last sample: `counted[i]` is what series i hands on (samples, first
+   * and last time; its counts are empty). The parser's RawSeries carry these `counts` objects, which
+   * is how a series is matched with the samples it had here.
+   */
+  end(counted: readonly CountedSamples[]): void;
+}
+
 /** Samples a series buffers before they are counted: big enough to amortise, small enough for the cache. */
 const CHUNK = 1 << 16;
 const FIRST_BUFFER = 1 << 10;
@@ -31,6 +47,9 @@ export class SampleCounter {
   private readonly series: SeriesCounter[] = [];
   private readonly scratch = new Scratch();
 
+  /** With a sink, samples go to it instead of being counted (`FormatOptions.rawSamples`). */
+  constructor(private readonly sink: RawSampleSink | null = null) {}
+
   /** One sample of series `series` (0, 1, 2… in order of first appearance); `timeMs` NaN = no time. */
   add(series: number, timeMs: number, value: number): void {
     let s = this.series[series];
@@ -42,6 +61,7 @@ export class SampleCounter {
     // NaN (no time) fails both comparisons; -0 ms is 0 ms.
     if (timeMs < s.firstMs) s.firstMs = timeMs + 0;
     if (timeMs > s.lastMs) s.lastMs = timeMs + 0;
+    if (this.sink !== null) return this.sink.add(series, timeMs, value);
     const sec = Math.floor(timeMs / 1000);
     if (sec !== sec) {
       s.untimed.add(value);
@@ -54,13 +74,43 @@ export class SampleCounter {
 
   /** The counts of series 0..seriesCount-1. Nothing may be added afterwards. */
   finish(seriesCount: number): CountedSamples[] {
-    return Array.from({ length: seriesCount }, (_, i) => {
+    const counted = Array.from({ length: seriesCount }, (_, i): CountedSamples => {
       const s = this.series[i];
       if (!s) return { samples: 0, firstMs: null, lastMs: null, counts: { sec: new Float64Array(0), value: new Float64Array(0), n: new Float64Array(0) } };
       const timed = s.firstMs <= s.lastMs;
       return { samples: s.samples, firstMs: timed ? s.firstMs : null, lastMs: timed ? s.lastMs : null, counts: s.finish(this.scratch) };
     });
+    this.sink?.end(counted);
+    return counted;
   }
+}
+
+/**
+ * Two counts of one series as one (a file read in parts): cells of a second in both are counted
+ * together; samples, first and last times add up. Both in second order, untimed last, as counted.
+ */
+export function mergeCounted(a: CountedSamples, b: CountedSamples): CountedSamples {
+  const scratch = new Scratch();
+  const timedA = timedRun(a.counts);
+  const timedB = timedRun(b.counts);
+  const timed = scratch.merge(timedA, timedB);
+  const untimed = new ValueCounts();
+  for (const c of [a.counts, b.counts]) for (let i = c.sec.length - 1; i >= 0 && Number.isNaN(c.sec[i]); i--) untimed.addCount(c.value[i] as number, c.n[i] as number);
+  const firsts = [a.firstMs, b.firstMs].filter((t): t is number => t !== null);
+  const lasts = [a.lastMs, b.lastMs].filter((t): t is number => t !== null);
+  return {
+    samples: a.samples + b.samples,
+    firstMs: firsts.length > 0 ? Math.min(...firsts) : null,
+    lastMs: lasts.length > 0 ? Math.max(...lasts) : null,
+    counts: withUntimed(timed, untimed),
+  };
+}
+
+/** The timed cells of counts in second order (untimed last), as a run. */
+function timedRun(counts: SampleCountColumns): CellRun {
+  let length = counts.sec.length;
+  while (length > 0 && Number.isNaN(counts.sec[length - 1])) length--;
+  return { sec: counts.sec, value: counts.value, n: counts.n, length };
 }
 
 /** Counted cells in second order, each second once. */
@@ -145,17 +195,22 @@ class SeriesCounter {
     this.count(scratch, true);
     let all = this.main;
     while (this.late.length > 0) all = scratch.merge(all, this.late.pop() as CellRun);
-    const untimed = this.untimed.drain();
-    const size = all.length + untimed.value.length;
-    const counts = { sec: new Float64Array(size), value: new Float64Array(size), n: new Float64Array(size) };
-    counts.sec.set(all.sec.subarray(0, all.length));
-    counts.value.set(all.value.subarray(0, all.length));
-    counts.n.set(all.n.subarray(0, all.length));
-    counts.sec.fill(Number.NaN, all.length);
-    counts.value.set(untimed.value, all.length);
-    counts.n.set(untimed.n, all.length);
-    return counts;
+    return withUntimed(all, this.untimed);
   }
+}
+
+/** Columns of `timed` followed by the untimed values (NaN second). */
+function withUntimed(timed: CellRun, counts: ValueCounts): SampleCountColumns {
+  const untimed = counts.drain();
+  const size = timed.length + untimed.value.length;
+  const out = { sec: new Float64Array(size), value: new Float64Array(size), n: new Float64Array(size) };
+  out.sec.set(timed.sec.subarray(0, timed.length));
+  out.value.set(timed.value.subarray(0, timed.length));
+  out.n.set(timed.n.subarray(0, timed.length));
+  out.sec.fill(Number.NaN, timed.length);
+  out.value.set(untimed.value, timed.length);
+  out.n.set(untimed.n, timed.length);
+  return out;
 }
 
 /**
@@ -220,6 +275,13 @@ class Scratch {
   /** Two runs as one: a second in both has its values counted together. */
   merge(a: CellRun, b: CellRun): CellRun {
     const out = emptyRun(a.length + b.length);
+    // Parts of a file read in time order: one run's seconds all before the other's.
+    const [first, second] = a.length > 0 && b.length > 0 && (b.sec[b.length - 1] as number) < (a.sec[0] as number) ? [b, a] : [a, b];
+    if (first.length === 0 || second.length === 0 || (first.sec[first.length - 1] as number) < (second.sec[0] as number)) {
+      copyCells(first, 0, first.length, out);
+      copyCells(second, 0, second.length, out);
+      return out;
+    }
     let i = 0;
     let j = 0;
     while (i < a.length || j < b.length) {
@@ -311,9 +373,13 @@ class ValueCounts {
   private table = new Map<number, number>();
 
   add(value: number): void {
+    this.addCount(value, 1);
+  }
+
+  addCount(value: number, n: number): void {
     // 0 for -0: the Map tells them apart.
     const key = value + 0;
-    this.table.set(key, (this.table.get(key) ?? 0) + 1);
+    this.table.set(key, (this.table.get(key) ?? 0) + n);
   }
 
   drain(): { value: Float64Array; n: Float64Array } {

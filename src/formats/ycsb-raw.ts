@@ -1,6 +1,6 @@
 import { MAX_EPOCH_MS, parseNonNegativeInteger } from '../model/numbers.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { IssueLog, type FormatModule, type FormatOptions, type LineParser } from './format.ts';
 import type { LineCursor } from './text-input.ts';
 import { genericCsvFormat } from './generic-csv.ts';
 import { SampleCounter } from './sample-counter.ts';
@@ -20,7 +20,7 @@ class YcsbRawParser implements LineParser {
   private readonly issues: IssueLog;
   /** Op name → series index, in order of first appearance. */
   private readonly ops = new Map<string, number>();
-  private readonly counter = new SampleCounter();
+  private readonly counter: SampleCounter;
   private lines = 0;
   /** The op of the previous plain row, as bytes: rows come in blocks of one op. */
   private lastOp = new Uint8Array(64);
@@ -31,8 +31,12 @@ class YcsbRawParser implements LineParser {
   private rowTime = 0;
   private rowLatency = 0;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    options: FormatOptions = {},
+  ) {
     this.issues = new IssueLog(path);
+    this.counter = new SampleCounter(options.rawSamples);
   }
 
   line(text: string, lineNo: number): void {
@@ -174,5 +178,7 @@ export const ycsbRawFormat: FormatModule = {
     if (share < 0.8) return 0;
     return headers > 0 ? 1 : 0.9;
   },
-  createParser: (path) => new YcsbRawParser(path),
+  createParser: (path, options) => new YcsbRawParser(path, options),
+  // Every row names its operation: a part needs nothing before it.
+  partPreamble: () => '',
 };

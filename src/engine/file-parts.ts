@@ -1,0 +1,168 @@
+import { FURTHER_ERRORS, MAX_ERRORS_PER_FILE } from '../formats/format.ts';
+import { isFailed, isUnrecognised, partPlan, type FileOutcome, type PartPlan, type ReadProgress } from '../formats/registry.ts';
+import { mergeCounted } from '../formats/sample-counter.ts';
+import type { ParsedFile, ParseIssue, RawSeries } from '../model/types.ts';
+import type { InputFile } from './protocol.ts';
+
+/**
+ * One large file read in parts on several cores: each part is a byte range that owns the lines
+ * starting in it, read on its own after the format's preamble (a CSV's header line), and the parts'
+ * parses are merged into the parse of the whole file — the same samples, errors at the same lines.
+ */
+
+/** Below this a file is read whole: starting a part costs more than it saves. */
+export const PART_MIN_BYTES = 32 * 1024 * 1024;
+
+/** A part of a large file to read on its own: the lines starting in [start, end), as `plan` says. */
+export interface PartRequest {
+  start: number;
+  end: number;
+  plan: PartPlan;
+}
+
+/** Bytes of a file's start that say whether it can be read in parts (see partPlan). */
+const PLAN_HEAD_BYTES = 64 * 1024;
+
+/**
+ * A large local file of a format read one sample a line, read in `parts` parts at once (one per
+ * parse worker) and merged: one big file no longer leaves all cores but one idle. Null when the file
+ * is to be read whole (small, remote, gzipped, or of a format that cannot be split).
+ */
+export async function readInParts(
+  input: InputFile,
+  parts: number,
+  onProgress: (p: ReadProgress) => void,
+  readPart: (part: PartRequest, onProgress: (p: ReadProgress) => void) => Promise<FileOutcome>,
+  minBytes = PART_MIN_BYTES,
+): Promise<FileOutcome | null> {
+  const file = input.file;
+  if (parts < 2 || !file || file.size < minBytes) return null;
+  const plan = partPlan(input.path, new Uint8Array(await file.slice(0, PLAN_HEAD_BYTES).arrayBuffer()), input.csvMaps ? { csvMappings: { byHeader: input.csvMaps } } : {});
+  const ranges = partRanges(file.size, parts, minBytes);
+  if (!plan || ranges.length < 2) return null;
+  const bytes = ranges.map(() => 0);
+  const lines = ranges.map(() => 0);
+  const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
+  const outcomes = await Promise.all(
+    ranges.map(([start, end], k) =>
+      readPart({ start, end, plan }, (p) => {
+        bytes[k] = p.bytesRead;
+        lines[k] = p.lines;
+        onProgress({ path: input.path, bytesRead: sum(bytes), totalBytes: file.size, lines: sum(lines) });
+      }),
+    ),
+  );
+  const read: FilePart[] = [];
+  for (const [k, outcome] of outcomes.entries()) {
+    if (isFailed(outcome)) {
+      // A part that owns no line (one line longer than the part) reads as an empty file.
+      if (k > 0 && isUnrecognised(outcome)) continue;
+      return outcome;
+    }
+    read.push({ outcome, preambleLines: k > 0 && plan.preamble.length > 0 ? 1 : 0 });
+  }
+  return mergeParts(read);
+}
+
+/** `parts` byte ranges [start, end) of about equal size covering `size` bytes, none under half of `minBytes`. */
+export function partRanges(size: number, parts: number, minBytes = PART_MIN_BYTES): [number, number][] {
+  const count = Math.max(1, Math.min(parts, Math.floor(size / (minBytes / 2)) || 1));
+  return Array.from({ length: count }, (_, k) => [Math.floor((size * k) / count), Math.floor((size * (k + 1)) / count)]);
+}
+
+/**
+ * The bytes of the lines of `file` that start in [start, end) — a part owns a line that begins in
+ * it, to its end, wherever that is — after `preamble`. Read as a stream, never whole.
+ */
+export async function* partBytes(file: Blob, start: number, end: number, preamble: Uint8Array): AsyncIterable<Uint8Array> {
+  if (preamble.length > 0) yield preamble;
+  // From the byte before the range: when it is a line end, the range starts with a line.
+  const from = Math.max(0, start - 1);
+  const reader = file.slice(from).stream().getReader();
+  let at = from;
+  let skipping = start > 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      let chunk = value;
+      let chunkStart = at;
+      at += value.length;
+      if (skipping) {
+        const lineEnd = chunk.indexOf(10);
+        if (lineEnd < 0) continue;
+        // A line that began before the range and ends past it: the range owns no line at all.
+        if (chunkStart + lineEnd + 1 >= end) return;
+        chunk = chunk.subarray(lineEnd + 1);
+        chunkStart += lineEnd + 1;
+        skipping = false;
+      }
+      if (chunkStart + chunk.length >= end) {
+        // The last owned line is the one holding byte end-1: it ends at the first \n from there.
+        const lineEnd = chunk.indexOf(10, Math.max(0, end - 1 - chunkStart));
+        if (lineEnd >= 0) {
+          yield chunk.subarray(0, lineEnd + 1);
+          return;
+        }
+      }
+      if (chunk.length > 0) yield chunk;
+    }
+  } finally {
+    await reader.cancel();
+  }
+}
+
+export interface FilePart {
+  outcome: ParsedFile;
+  /** Lines of the preamble the part was read after: its own lines come after them. */
+  preambleLines: number;
+}
+
+/**
+ * The parse of a whole file from the parses of its parts, in file order: each series' samples
+ * counted together (a second that two parts share is counted once), line numbers made the file's,
+ * file-level notes once. Parts read formats that give raw samples only.
+ */
+export function mergeParts(parts: readonly FilePart[]): ParsedFile {
+  const first = parts[0];
+  if (!first) throw new RangeError('a file of no parts');
+  const series = new Map<string, RawSeries>();
+  const errors: ParseIssue[] = [];
+  const notes = new Set<string>();
+  let lines = 0;
+  let skippedLines = 0;
+  let listing = true;
+  // As IssueLog lists them: the first MAX_ERRORS_PER_FILE, then one entry saying there are more.
+  const list = (e: ParseIssue): void => {
+    if (errors.length < MAX_ERRORS_PER_FILE) errors.push(e);
+    else if (errors.length === MAX_ERRORS_PER_FILE) errors.push({ file: e.file, line: e.line, message: FURTHER_ERRORS });
+  };
+  // A part that found no samples says so at file level ("no rows found"): about the file only
+  // when no part found any.
+  const anySamples = parts.some((p) => p.outcome.series.length > 0);
+  for (const [k, { outcome, preambleLines }] of parts.entries()) {
+    const offset = lines - preambleLines;
+    const notesApply = outcome.series.length > 0 || !anySamples;
+    for (const e of outcome.errors) {
+      if (e.line === 0) {
+        if (notesApply && !notes.has(e.message)) {
+          list(e);
+          notes.add(e.message);
+        }
+      } else if (listing && (k === 0 || e.line > preambleLines)) {
+        list({ ...e, line: e.line + offset });
+        // The part listed no more: nor does the file, from here on.
+        if (e.message === FURTHER_ERRORS) listing = false;
+      }
+    }
+    lines += outcome.lines - preambleLines;
+    skippedLines += outcome.skippedLines;
+    for (const s of outcome.series) {
+      if (s.kind !== 'raw') throw new TypeError(`${outcome.path}: a part gave ${s.kind} data, which parts cannot be merged from`);
+      const key = `${s.client ?? ''}\u0000${s.op}\u0000${s.unit}`;
+      const seen = series.get(key);
+      series.set(key, seen ? { ...seen, ...mergeCounted(seen, s) } : s);
+    }
+  }
+  return { ...first.outcome, series: [...series.values()], errors, skippedLines, lines };
+}

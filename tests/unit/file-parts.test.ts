@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { partBytes, partRanges, readInParts } from '../../src/engine/file-parts.ts';
+import { readPart } from '../../src/engine/parse-pool.ts';
+import { isFailed, readFile, type FileOutcome } from '../../src/formats/registry.ts';
+import type { ParsedFile } from '../../src/model/types.ts';
+import { inCountOrder } from '../helpers/raw-samples.ts';
+
+/**
+ * A large file read in parts on several parse workers must give exactly the parse of the file read
+ * whole: every line owned by one part, samples of a second two parts share counted once, errors at
+ * the file's own line numbers.
+ */
+
+const utf8 = new TextEncoder();
+
+async function bytesOf(stream: AsyncIterable<Uint8Array>): Promise<string> {
+  const parts: Uint8Array[] = [];
+  for await (const b of stream) parts.push(b.slice());
+  return new TextDecoder().decode(Buffer.concat(parts));
+}
+
+async function* whole(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  // Small chunks, as a File's stream gives them.
+  for (let i = 0; i < bytes.length; i += 977) yield bytes.subarray(i, i + 977);
+}
+
+function comparable(f: FileOutcome): unknown {
+  if (isFailed(f)) return f;
+  return { ...f, series: f.series.map(inCountOrder) };
+}
+
+async function readBoth(name: string, text: string, parts: number, minBytes: number): Promise<{ whole: FileOutcome; parted: FileOutcome | null }> {
+  const bytes = utf8.encode(text);
+  const input = { path: name, file: new File([bytes], name) };
+  const parted = await readInParts(input, parts, () => {}, (part) => readPart(input, part, {}), minBytes);
+  return { whole: await readFile(name, whole(bytes)), parted };
+}
+
+describe('a file read in parts', () => {
+  it('every line belongs to exactly one part, wherever the ranges fall (long lines, blank lines, no final line end)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.string({ unit: fc.constantFrom('a', 'b', 'é', '\n'), maxLength: 40 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 9 }), async (pieces, count) => {
+        const text = pieces.join('');
+        const file = new Blob([utf8.encode(text)]);
+        const size = file.size;
+        const cuts = partRanges(size, count, 2);
+        expect(cuts[0]?.[0]).toBe(0);
+        expect(cuts[cuts.length - 1]?.[1]).toBe(size);
+        let joined = '';
+        for (const [start, end] of cuts) joined += await bytesOf(partBytes(file, start, end, new Uint8Array(0)));
+        expect(joined).toBe(text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('puts the preamble before each part', async () => {
+    const file = new Blob([utf8.encode('h\nr1\nr2\nr3\n')]);
+    expect(await bytesOf(partBytes(file, 5, 11, utf8.encode('h\n')))).toBe('h\nr2\nr3\n');
+  });
+
+  // YCSB raw rows with a damaged line here and there, an op block that starts in the middle, and
+  // seconds that straddle the part boundaries.
+  function ycsbRaw(rows: number): string {
+    const lines = ['READ latency raw data: op, timestamp(ms), latency(us)'];
+    for (let i = 0; i < rows; i++) {
+      if (i === Math.floor(rows / 2)) lines.push('UPDATE latency raw data: op, timestamp(ms), latency(us)');
+      const op = i < rows / 2 ? 'READ' : 'UPDATE';
+      lines.push(i % 499 === 13 ? `${op},17952559,bad` : `${op},${1795255800000 + ((i * 37) % 90_000)},${100 + ((i * 7919) % 5000)}`);
+    }
+    return `${lines.join('\n')}\n`;
+  }
+
+  it('gives exactly the parse of the whole file: YCSB raw, split into 2, 3 and 7 parts, errors beyond the listed ones too', async () => {
+    const text = ycsbRaw(60_000);
+    for (const parts of [2, 3, 7]) {
+      const { whole: w, parted } = await readBoth('run/client1-raw.csv', text, parts, 1000);
+      expect(parted, `${parts} parts`).not.toBeNull();
+      expect((w as ParsedFile).errors.at(-1)?.message).toBe('further errors in this file are not listed');
+      expect(comparable(parted as FileOutcome), `${parts} parts`).toEqual(comparable(w));
+    }
+  });
+
+  it('gives exactly the parse of the whole file: a CSV with a header every part is read after', async () => {
+    const rows = Array.from({ length: 30_000 }, (_, i) => (i % 1111 === 5 ? `${1795255800 + i / 100},x,GET,ok` : `${(1795255800 + i / 100).toFixed(2)},${i % 700},${i % 3 ? 'GET' : 'PUT'},${i % 50 ? 'ok' : 'error'}`));
+    const text = `time,latency_ms,op,status\n${rows.join('\n')}\n`;
+    const { whole: w, parted } = await readBoth('run/loader.csv', text, 4, 1000);
+    expect(parted).not.toBeNull();
+    expect((w as ParsedFile).format).toBe('generic-csv');
+    expect(comparable(parted as FileOutcome)).toEqual(comparable(w));
+  });
+
+  it('reads whole what cannot be split: small, gzipped, quoted CSV, formats of several lines a record', async () => {
+    const cases: [string, Uint8Array][] = [
+      ['run/small.csv', utf8.encode(ycsbRaw(10))],
+      ['run/q.csv', utf8.encode(`time,latency_ms,op\n${Array.from({ length: 5000 }, (_, i) => `${1795255800 + i},${i},"GET"`).join('\n')}\n`)],
+      ['run/c1.stdout.txt', utf8.encode(`[OVERALL], RunTime(ms), 10\n${'[READ], Operations, 1\n'.repeat(5000)}`)],
+      ['run/z.csv.gz', Buffer.concat([Uint8Array.of(0x1f, 0x8b), utf8.encode(ycsbRaw(5000))])],
+    ];
+    for (const [name, bytes] of cases) {
+      const input = { path: name, file: new File([bytes], name) };
+      const minBytes = name === 'run/small.csv' ? 1e9 : 1000;
+      expect(await readInParts(input, 2, () => {}, (part) => readPart(input, part, {}), minBytes), name).toBeNull();
+    }
+  });
+});
