@@ -17,7 +17,9 @@ import { SampleCounter } from './sample-counter.ts';
  * `http_req_duration`, `grpc_req_duration` (a unary gRPC call) and `ws_session_duration` (a
  * WebSocket session). The parts are not operations — counting them would count each request seven
  * times — and the counters, rates and gauges are not latencies; all of those are passed over, not
- * reported as errors. Scripts with no protocol requests (a k6 extension talking to a database,
+ * reported as errors. One part is kept as a view of its own: `http_req_waiting`, the time to first
+ * byte, becomes `<operation> (first byte)` for the successful requests (as JMeter's Latency does),
+ * a derived series that is shown but never counted as throughput again. Scripts with no protocol requests (a k6 extension talking to a database,
  * timing its calls in a custom `Trend('…', true)`) would have nothing then, so when a file has no
  * request samples at all, its custom time trends are the operations (their type is known from the
  * JSON output's `Metric` lines and the summary's `contains: "time"`; the CSV does not say it), and
@@ -38,8 +40,10 @@ import { SampleCounter } from './sample-counter.ts';
  * - The summary: each request metric's trend stats (`avg`, `min`, `med`, `max`, `p(N)`, and `count`
  *   when `summaryTrendStats` asks for it) are a whole-run summary (bounds only across clients, in ms
  *   as printed). Its successful requests are the `{expected_response:true}` sub-metric k6 ≥ 0.31
- *   adds; failed ones = `http_reqs` − those (or `http_req_failed`'s passes). k6 interpolates between
- *   samples for its percentiles; they are its own figures.
+ *   adds; failed ones = `http_reqs` − those (or `http_req_failed`'s passes: a rate counts its non-zero
+ *   samples as passes, grafana/k6#2386). Without that sub-metric the stats cover failed requests too
+ *   (the operation carries them; its count is of the successful ones).
+ *   k6 interpolates between samples for its percentiles; they are its own figures.
  */
 
 type Tier = 1 | 2 | 3;
@@ -49,6 +53,9 @@ const REQUEST_METRICS: Record<string, Protocol> = { http_req_duration: 'http', g
 /** Counters of the requests each request metric times, for a summary without `count`. */
 const REQUEST_COUNTERS: Record<Protocol, string> = { http: 'http_reqs', grpc: 'grpc_reqs', ws: 'ws_sessions' };
 const ITERATION = 'iteration_duration';
+/** Time to first byte of an HTTP request (k6's `http_req_waiting`). */
+const WAITING = 'http_req_waiting';
+const FIRST_BYTE = ' (first byte)';
 /** k6's own trends that are parts of something else, never operations of their own. */
 const BUILTIN_TRENDS = new Set([
   'http_req_blocked',
@@ -92,14 +99,14 @@ interface Columns {
 
 /** Which operation a sample belongs to, or null when it is not one. */
 function classify(metric: string, customTimeTrends: ReadonlySet<string>): Tier | null {
-  if (metric in REQUEST_METRICS) return 1;
+  if (metric in REQUEST_METRICS || metric === WAITING) return 1;
   if (customTimeTrends.has(metric)) return 2;
   return metric === ITERATION ? 3 : null;
 }
 
 function operation(metric: string, tier: Tier, tags: Tags): { op: string; failed: boolean } {
   if (tier !== 1) return { op: metric, failed: false };
-  const protocol = REQUEST_METRICS[metric] as Protocol;
+  const protocol = REQUEST_METRICS[metric] ?? 'http';
   let op: string;
   if (protocol === 'grpc') op = tags.name || tags.url || metric;
   else if (tags.name && tags.name !== tags.url) op = tags.name;
@@ -268,7 +275,8 @@ class K6Parser implements LineParser {
 
   private add(metric: string, tier: Tier, tags: Tags, timeMs: number, ns: number): void {
     const { op, failed } = operation(metric, tier, tags);
-    const name = failed ? `${op}-FAILED` : op;
+    if (metric === WAITING && failed) return;
+    const name = metric === WAITING ? `${op}${FIRST_BYTE}` : failed ? `${op}-FAILED` : op;
     const key = `${tier}\u0000${name}`;
     let index = this.seriesIndex.get(key);
     if (index === undefined) {
@@ -304,12 +312,15 @@ class K6Parser implements LineParser {
       this.summary = { value, line: doc.line };
       return;
     }
-    // One message whatever the damage, so that a copy cut anywhere reports the same.
-    this.issues.skip(
-      doc.line,
-      doc.overflow ? `the JSON document starting here is over ${MAX_DOCUMENT_CHARS} characters: not a k6 summary` : 'the JSON document starting here is not a complete k6 summary (cut short or damaged)',
+    // Said of the file, one message whatever the damage: a document cut short is damaged as a whole,
+    // and a copy cut anywhere reports the same. Every line of it goes unread.
+    this.issues.note(
+      0,
+      doc.overflow
+        ? `the JSON document from line ${doc.line} on is over ${MAX_DOCUMENT_CHARS} characters: not a k6 summary`
+        : `the JSON document from line ${doc.line} on is not a complete k6 summary (cut short or damaged)`,
     );
-    this.issues.skippedLines += doc.lines - 1;
+    this.issues.skippedLines += doc.lines;
   }
 
   private summarySeries(summary: Record<string, unknown>, line: number): SummarySeries[] {
@@ -336,13 +347,24 @@ class K6Parser implements LineParser {
         this.issues.note(line, `the summary gives no count for ${metric} (add "count" to summaryTrendStats); it is not used`);
         continue;
       }
-      const okCount = ok ? (number(ok, 'count') ?? (failedByRate !== null ? total - failedByRate : null)) : failedByRate !== null ? total - failedByRate : total;
-      if (okCount === null || !Number.isSafeInteger(okCount) || okCount < 0 || okCount > total) {
+      if (ok) {
+        const okCount = number(ok, 'count') ?? (failedByRate !== null ? total - failedByRate : null);
+        if (okCount === null || !Number.isSafeInteger(okCount) || okCount < 0 || okCount > total) {
+          this.issues.note(line, `the summary's counts of ${metric} do not add up; it is not used`);
+          continue;
+        }
+        out.push(trendSummary(metric, okCount, ok));
+        if (total > okCount) out.push(trendSummary(`${metric}-FAILED`, total - okCount, null));
+        continue;
+      }
+      const failed = failedByRate ?? 0;
+      if (!Number.isSafeInteger(failed) || failed < 0 || failed > total) {
         this.issues.note(line, `the summary's counts of ${metric} do not add up; it is not used`);
         continue;
       }
-      out.push(trendSummary(metric, okCount, ok ?? all));
-      if (total > okCount) out.push(trendSummary(`${metric}-FAILED`, total - okCount, null));
+      // Without the {expected_response:true} sub-metric the stats are of all requests, failed ones included.
+      out.push(trendSummary(metric, total - failed, all));
+      if (failed > 0) out.push(trendSummary(`${metric}-FAILED`, failed, null));
     }
     if (out.length > 0 || requestMetrics.length > 0) return out;
     const custom = Object.entries(metrics)

@@ -21,8 +21,9 @@ import { SampleCounter } from './sample-counter.ts';
  *   prefixes it. Failed results are `<operation>-FAILED`.
  * - `vegeta report -type=json`: one summary: `latencies` {total, mean, 50th, 90th, 95th, 99th, max,
  *   min} in integer ns, `requests`, `status_codes`, `success`, `errors`. Its percentiles are
- *   vegeta's t-digest estimates over all requests, failed ones included; the operation `requests`
- *   counts the 2xx/3xx responses (from `status_codes`), `requests-FAILED` the rest.
+ *   vegeta's t-digest estimates over all requests, failed ones included (vegeta keeps no other);
+ *   the operation `requests` carries them and counts the 2xx/3xx responses (from `status_codes`),
+ *   `requests-FAILED` counts the rest.
  * - `vegeta report` (text): the same figures as Go durations rounded to the next smaller unit
  *   (`1.825ms`, `214.519µs`, `1m2.5s`); older versions print fewer latency columns, which are read
  *   by the labels in brackets. A file with several reports (one per attacker, appended) keeps each
@@ -334,9 +335,15 @@ class VegetaParser implements LineParser {
   private finishDocument(doc: NonNullable<VegetaParser['document']>): void {
     const value = doc.overflow ? undefined : parseJson(doc.text);
     if (isObject(value) && isObject(value.latencies)) return this.jsonReport(value, doc.line);
-    // One message whatever the damage, so that a copy cut anywhere reports the same.
-    this.issues.skip(doc.line, doc.overflow ? `the JSON document starting here is over ${MAX_DOCUMENT_CHARS} characters: not a vegeta report` : 'the JSON document starting here is not a complete vegeta JSON report (cut short or damaged)');
-    this.issues.skippedLines += doc.lines - 1;
+    // Said of the file, one message whatever the damage: a document cut short is damaged as a whole,
+    // and a copy cut anywhere reports the same. Every line of it goes unread.
+    this.issues.note(
+      0,
+      doc.overflow
+        ? `the JSON document from line ${doc.line} on is over ${MAX_DOCUMENT_CHARS} characters: not a vegeta report`
+        : `the JSON document from line ${doc.line} on is not a complete vegeta JSON report (cut short or damaged)`,
+    );
+    this.issues.skippedLines += doc.lines;
   }
 
   private resultSeries(): RawSeries[] {
@@ -354,14 +361,16 @@ class VegetaParser implements LineParser {
     const several = this.reports.length > 1;
     this.reports.forEach((r, i) => {
       const client = several ? { client: `report ${i + 1}` } : {};
-      if (r.requests === null) return this.issues.note(r.line, 'this vegeta report has no request total; it is not used');
+      // Said for the file (line 0): what is missing may be only the report's last lines, cut off.
+      if (r.requests === null) return this.issues.note(0, `the vegeta report at line ${r.line} has no request total; it is not used`);
       if (r.successes === null || r.successes > r.requests) {
-        this.issues.note(r.line, 'this vegeta report has no status codes (or more successes than requests): failed requests cannot be told apart, all are counted as requests');
+        this.issues.note(0, `the vegeta report at line ${r.line} has no status codes (or more successes than requests): failed requests cannot be told apart, all are counted as requests`);
       }
       const ok = r.successes === null || r.successes > r.requests ? r.requests : r.successes;
       const { min = null, mean = null, max = null, ...rest } = r.latencies;
-      const percentiles = ok > 0 ? Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('p'))) : {};
-      out.push({ kind: 'summary', op: REPORT_OP, unit: 'ns', count: ok, mean: ok > 0 ? mean : null, min: ok > 0 ? min : null, max: ok > 0 ? max : null, percentiles, returns: {}, ...client });
+      const percentiles = r.requests > 0 ? Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('p'))) : {};
+      const figures = r.requests > 0 ? { mean, min, max } : { mean: null, min: null, max: null };
+      out.push({ kind: 'summary', op: REPORT_OP, unit: 'ns', count: ok, ...figures, percentiles, returns: {}, ...client });
       if (r.requests > ok) out.push({ kind: 'summary', op: `${REPORT_OP}-FAILED`, unit: 'ns', count: r.requests - ok, mean: null, min: null, max: null, percentiles: {}, returns: {}, ...client });
     });
     return out;

@@ -26,10 +26,10 @@ import { IssueLog, type FormatModule, type LineParser } from './format.ts';
  *   latency, and the operation has its count only.
  * - `N requests in 30.00s, …` counts completed requests; `Non-2xx or 3xx responses: N` and
  *   `Socket errors: connect N, read N, write N, timeout N` are failures, `<url>-FAILED`. Completed
- *   non-2xx/3xx responses are inside wrk's latency figures (it cannot tell them apart there): where
- *   the operation's series is a summary its count excludes them and the FAILED count includes them;
- *   where it is wrk2's uncorrected spectrum (whose count includes them) FAILED holds the socket
- *   errors only, so no request is counted twice.
+ *   non-2xx/3xx responses are inside every latency figure wrk prints (it cannot tell them apart
+ *   there), so the operation's figures are of all responses: where its series is a summary, its
+ *   count excludes them and the FAILED count includes them; where it is wrk2's uncorrected spectrum
+ *   (whose count includes them), FAILED holds the socket errors only, so no request counts twice.
  *
  * wrk2 is told from wrk by its HdrHistogram sections, its `Thread calibration:` lines, or a `-R`
  * rate in a command line pasted above the output. wrk2 run without `--latency` and without
@@ -303,8 +303,6 @@ class WrkParser implements LineParser {
     if (run.threads !== null) settings.threads = run.threads;
     if (run.connections !== null) settings.connections = run.connections;
     if (run.elapsed !== null) settings.elapsed = run.elapsed;
-    if (run.non2xx > 0) settings['non-2xx or 3xx responses'] = String(run.non2xx);
-    if (run.socketErrors > 0) settings['socket errors'] = String(run.socketErrors);
     if (run.perSec.Requests !== undefined) settings['requests/sec'] = run.perSec.Requests;
     if (run.perSec.Transfer !== undefined) settings['transfer/sec'] = run.perSec.Transfer;
     return { tool: wrk2 ? 'wrk2' : 'wrk', ...(this.command !== null ? { command: this.command } : {}), settings };
@@ -323,8 +321,7 @@ class WrkParser implements LineParser {
     if (actualDistribution) out.push(actualDistribution);
     else {
       // wrk2's thread stats are of the corrected latency: without -U the operation has its count only.
-      const figures = wrk2 ? null : run.stats;
-      out.push(this.summary(op, Math.max(0, run.requests - run.non2xx), figures, actual?.printed ?? {}));
+      out.push(this.summary(op, Math.max(0, run.requests - run.non2xx), wrk2 ? null : run.stats, actual?.printed ?? {}));
     }
     if (wrk2) {
       const recorded = run.sections.find((s) => s.kind === 'recorded');

@@ -34,15 +34,15 @@ function msTextToNs(text: string): number {
   return Number(int) * 1_000_000 + Number(frac.padEnd(6, '0'));
 }
 
-/** http_req_duration values of the CSV, read by column position from its header. */
-function csvDurations(text: string): number[] {
+/** The values of one metric in the CSV, read by column position from its header. */
+function csvDurations(text: string, name = 'http_req_duration'): number[] {
   const [header = '', ...rows] = text.trim().split('\n');
   const columns = header.split(',');
   const metric = columns.indexOf('metric_name');
   const value = columns.indexOf('metric_value');
   return rows
     .map((r) => r.split(','))
-    .filter((f) => f[metric] === 'http_req_duration')
+    .filter((f) => f[metric] === name)
     .map((f) => msTextToNs(f[value] as string))
     .sort((a, b) => a - b);
 }
@@ -56,7 +56,9 @@ describe('k6 --out csv / --out json', () => {
     const f = await parse('data.csv', CSV);
     expect(f.format).toBe('k6');
     expect(f.errors).toEqual([]);
-    expect(f.series.map((s) => s.op)).toEqual([OP]);
+    expect(f.series.map((s) => s.op)).toEqual([OP, `${OP} (first byte)`]);
+    // http_req_waiting, the time to first byte, is a view of the same requests.
+    expect(latencies(f.series[1] as RawSeries)).toEqual(csvDurations(CSV, 'http_req_waiting'));
     const s = f.series[0] as RawSeries;
     expect(s.unit).toBe('ns');
     expect(latencies(s)).toEqual(expected);
@@ -76,7 +78,7 @@ describe('k6 --out csv / --out json', () => {
       .map((l) => JSON.parse(l) as { type: string; metric: string; data: { time: string; value: number } })
       .filter((p) => p.type === 'Point' && p.metric === 'http_req_duration');
     const f = await parse('data.json', NDJSON);
-    expect(f.series.map((s) => s.op)).toEqual([OP]);
+    expect(f.series.map((s) => s.op)).toEqual([OP, `${OP} (first byte)`]);
     const s = f.series[0] as RawSeries;
     expect(latencies(s)).toEqual(csvDurations(CSV));
     expect(s.samples).toBe(points.length);
@@ -90,16 +92,24 @@ describe('k6 --out csv / --out json', () => {
     const header = lines[0]!.split(',');
     const expectedAt = header.indexOf('expected_response');
     const statusAt = header.indexOf('status');
-    // Every 10th request marked unexpected, as k6 marks a response outside expectedStatuses.
+    // Every 10th request marked unexpected on all its http_req* rows, as k6 tags a response outside expectedStatuses.
     let n = 0;
+    let mark = false;
     const marked = lines.map((l, i) => {
-      if (i === 0 || !l.startsWith('http_req_duration,')) return l;
+      if (i === 0 || !l.startsWith('http_req')) return l;
+      if (l.startsWith('http_reqs,')) mark = n++ % 10 === 0;
       const f = l.split(',');
-      if (n++ % 10 === 0) f[expectedAt] = 'false';
+      if (mark) f[expectedAt] = 'false';
       return f.join(',');
     });
     const f = await parse('marked.csv', marked.join('\n'));
-    expect(new Map(f.series.map((s) => [s.op, (s as RawSeries).samples]))).toEqual(new Map([[OP, 900], [`${OP}-FAILED`, 100]]));
+    expect(new Map(f.series.map((s) => [s.op, (s as RawSeries).samples]))).toEqual(
+      new Map([
+        [OP, 900],
+        [`${OP} (first byte)`, 900],
+        [`${OP}-FAILED`, 100],
+      ]),
+    );
     // k6 before 0.31 has no expected_response column: the status decides.
     const old = lines.map((l, i) => {
       const f = l.split(',');
@@ -115,7 +125,7 @@ describe('k6 --out csv / --out json', () => {
   });
 
   it('without request samples, custom time trends are the operations (JSON), else iteration_duration', async () => {
-    const noRequests = NDJSON.split('\n').filter((l) => !l.includes('"metric":"http_req_duration"'));
+    const noRequests = NDJSON.split('\n').filter((l) => !l.includes('"metric":"http_req_'));
     // The script's custom Trend, declared as a time trend (new Trend('response_time', true)).
     const timed = noRequests.map((l) => l.replace('"name":"response_time","type":"trend","contains":"default"', '"name":"response_time","type":"trend","contains":"time"'));
     expect(timed.join('\n')).toContain('"contains":"time"');
@@ -158,19 +168,19 @@ describe('k6 summary', () => {
       root_group: { name: '', path: '', id: 'd41d8cd98f00b204e9800998ecf8427e', groups: {}, checks: {} },
     };
     const f = await parse('export.json', JSON.stringify(exported, null, 4));
-    expect(f.series.map((s) => [s.op, (s as SummarySeries).count])).toEqual([
-      ['http_req_duration', 993],
-      ['http_req_duration-FAILED', 7],
+    // Without the {expected_response:true} sub-metric the stats are of all 1000 requests; the operation carries them.
+    expect(f.series.map((s) => [s.op, (s as SummarySeries).count, (s as SummarySeries).percentiles.p95 ?? null])).toEqual([
+      ['http_req_duration', 993, handle.metrics.http_req_duration!.values['p(95)']],
+      ['http_req_duration-FAILED', 7, null],
     ]);
-    expect((f.series[0] as SummarySeries).percentiles.p95).toBe(handle.metrics.http_req_duration!.values['p(95)']);
   });
 
-  it('a summary cut short: one error at its first line, every line skipped, nothing kept', async () => {
+  it('a summary cut short: one error for the file naming its first line, every line skipped, nothing kept', async () => {
     const text = fixture('create-user-summary.json');
     const cut = text.slice(0, 3000);
     const f = await parse('cut.json', cut);
     expect(f.series).toEqual([]);
-    expect(f.errors).toEqual([expect.objectContaining({ line: 1, message: expect.stringMatching(/not a complete k6 summary/) })]);
+    expect(f.errors).toEqual([expect.objectContaining({ line: 0, message: expect.stringMatching(/from line 1 on is not a complete k6 summary/) })]);
     expect(f.skippedLines).toBe(cut.split('\n').filter((l) => l.trim().length > 0).length);
   });
 });
@@ -182,7 +192,7 @@ describe('k6: damaged and re-saved input', () => {
     lines[at] = lines[at]!.slice(0, 60);
     const f = await parse('cut.json', lines.join('\n'));
     expect(f.errors).toEqual([expect.objectContaining({ line: at + 1 })]);
-    expect((f.series[0] as RawSeries).samples).toBe(999);
+    expect((f.series.find((s) => s.op === OP) as RawSeries).samples).toBe(999);
   });
 
   it('quoted fields with delimiters and line breaks span lines; later errors keep their line numbers', async () => {
