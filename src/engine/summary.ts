@@ -62,6 +62,19 @@ function figuresFromDistribution(s: SeriesInfo): { figures: Figures; exact: bool
   return { figures: f, exact };
 }
 
+/**
+ * Figures read as the producer wrote them (a summary, a periodic report, a percentile table), in
+ * µs: every figure leaves the engine in µs whatever unit its series records in.
+ */
+function inMicros(f: Figures, unit: LatencyUnit): Figures {
+  if (unit === 'us') return f;
+  const us = (v: number | null) => (v === null ? null : toMicros(v, unit));
+  const out: Figures = { ...f, mean: us(f.mean), stddev: us(f.stddev), min: us(f.min), max: us(f.max) };
+  for (const k of PERCENTILE_KEYS) out[k] = us(f[k]);
+  if (f.bounds) out.bounds = Object.fromEntries(Object.entries(f.bounds).map(([k, b]) => [k, { min: toMicros(b.min, unit), max: toMicros(b.max, unit) }]));
+  return out;
+}
+
 /** A YCSB summary block: only what the client printed; its percentiles follow YCSB's own rules. */
 function figuresFromSummary(s: SeriesInfo): Figures {
   const sum = s.summary;
@@ -271,10 +284,10 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
         }
         if (s.source === 'distribution') {
           const { figures, exact } = figuresFromDistribution(s);
-          return { client: s.client, file: s.file, source: s.source, exact, ...figures };
+          return { client: s.client, file: s.file, source: s.source, exact, ...inMicros(figures, s.unit) };
         }
-        if (s.source === 'intervals') return { client: s.client, file: s.file, source: s.source, exact: false, ...figuresFromIntervals(s) };
-        return { client: s.client, file: s.file, source: s.source, exact: false, ...figuresFromSummary(s) };
+        if (s.source === 'intervals') return { client: s.client, file: s.file, source: s.source, exact: false, ...inMicros(figuresFromIntervals(s), s.unit) };
+        return { client: s.client, file: s.file, source: s.source, exact: false, ...inMicros(figuresFromSummary(s), s.unit) };
       });
       const source = new Set(m.series.map((s) => s.source)).size === 1 ? (m.series[0]?.source ?? 'summary') : 'mixed';
       let merged: Figures;

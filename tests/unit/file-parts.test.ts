@@ -92,11 +92,11 @@ describe('a file read in parts', () => {
   });
 
   it('reads whole what cannot be split: small, gzipped, quoted CSV, formats of several lines a record', async () => {
-    const cases: [string, Uint8Array][] = [
+    const cases: [string, Uint8Array<ArrayBuffer>][] = [
       ['run/small.csv', utf8.encode(ycsbRaw(10))],
       ['run/q.csv', utf8.encode(`time,latency_ms,op\n${Array.from({ length: 5000 }, (_, i) => `${1795255800 + i},${i},"GET"`).join('\n')}\n`)],
       ['run/c1.stdout.txt', utf8.encode(`[OVERALL], RunTime(ms), 10\n${'[READ], Operations, 1\n'.repeat(5000)}`)],
-      ['run/z.csv.gz', Buffer.concat([Uint8Array.of(0x1f, 0x8b), utf8.encode(ycsbRaw(5000))])],
+      ['run/z.csv.gz', new Uint8Array(Buffer.concat([Uint8Array.of(0x1f, 0x8b), utf8.encode(ycsbRaw(5000))]))],
     ];
     for (const [name, bytes] of cases) {
       const input = { path: name, file: new File([bytes], name) };

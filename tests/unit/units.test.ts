@@ -61,3 +61,31 @@ describe('latencies recorded in ns are reported in µs', () => {
     expect(p50).toBe(500.007);
   });
 });
+
+describe('figures a producer printed are reported in µs, whatever unit its series records in', () => {
+  const run = (series: ParsedFile['series']): ParsedFile => ({ path: 'ms/client1.txt', format: 'generic-csv', series, errors: [], skippedLines: 0, lines: 1 });
+
+  it('a summary and a periodic report in ms', () => {
+    const summary = run([{ kind: 'summary', op: 'GET', unit: 'ms', count: 10, mean: 1.5, stddev: 0.25, min: 0.5, max: 12.25, percentiles: { p50: 1.25, p99: 9.5 }, returns: {} }]);
+    const periodic = run([
+      {
+        kind: 'intervals',
+        op: 'SET',
+        unit: 'ms',
+        timeBase: 'relative',
+        rows: [
+          { startUs: 0, lengthUs: 1e6, count: 3, mean: 2, stddev: null, min: 1, max: 4.5, percentiles: { p99: 4.25 }, line: 1 },
+          { startUs: 1e6, lengthUs: 1e6, count: 1, mean: 6, stddev: null, min: 6, max: 6, percentiles: { p99: 6 }, line: 2 },
+        ],
+      },
+    ]);
+    const a = analyseLoaded(db, { files: [summary, { ...periodic, path: 'ms2/client1.txt' }], errors: [], ignored: [] });
+    const get = a.runs.find((r) => r.dir === 'ms')?.ops.GET;
+    expect([get?.mean, get?.min, get?.max]).toEqual([1500, 500, 12250]);
+    // One client's own summary: its printed percentiles are its figures (exactly as printed, in µs).
+    expect(get?.perClient[0]?.p99).toBe(9500);
+    const set = a.runs.find((r) => r.dir === 'ms2')?.ops.SET;
+    expect([set?.count, set?.min, set?.max, set?.mean]).toEqual([4, 1000, 6000, 3000]);
+    expect(set?.bounds?.p99).toEqual({ min: 4250, max: 6000 });
+  });
+});
