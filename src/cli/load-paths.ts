@@ -8,6 +8,7 @@ import { openNodeDb } from '../engine/node-db.ts';
 import { Store } from '../engine/store.ts';
 import type { SummaryOptions } from '../engine/summary.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
+import { fileRandomAccess } from './random-access.ts';
 
 /**
  * Reading files and folders from disk for the CLI and tests. Inside a folder, files that are not
@@ -21,11 +22,11 @@ export interface LoadedPaths {
   ignored: string[];
 }
 
-async function* streamFile(file: string): AsyncIterable<Uint8Array> {
+export async function* streamFile(file: string): AsyncIterable<Uint8Array> {
   for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Uint8Array;
 }
 
-async function walk(dir: string): Promise<string[]> {
+export async function walk(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const out: string[] = [];
   for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
@@ -38,7 +39,7 @@ async function walk(dir: string): Promise<string[]> {
 }
 
 /** Paths are reported relative to the working directory, with `/` separators. */
-function display(file: string): string {
+export function display(file: string): string {
   return path.relative(process.cwd(), file).split(path.sep).join('/') || file;
 }
 
@@ -57,7 +58,7 @@ export async function loadPaths(inputs: readonly string[], options: Pick<ReadOpt
     for (const file of files) {
       const shown = display(file);
       const size = (await stat(file)).size;
-      const outcome: FileOutcome = await readFile(shown, streamFile(file), { ...options, totalBytes: size });
+      const outcome: FileOutcome = await readFile(shown, streamFile(file), { ...options, totalBytes: size, randomAccess: fileRandomAccess(file, size) });
       if (isFailed(outcome)) {
         if (fromWalk && isUnrecognised(outcome)) result.ignored.push(shown);
         else result.errors.push(...outcome.errors);

@@ -1,6 +1,7 @@
 import { CancelledError, isFailed, readFile, type FileOutcome, type ReadOptions, type ReadProgress } from '../formats/registry.ts';
 import { partBytes, type PartRequest } from './file-parts.ts';
 import { streamOf } from './input-stream.ts';
+import { randomAccessOf } from './random-access.ts';
 import { unpackOutcome, type PackedOutcome } from './outcome-transfer.ts';
 import type { InputFile } from './protocol.ts';
 
@@ -24,7 +25,7 @@ export const parseHere: ParseFile = async (input, signal, onProgress, part) => {
   const totalBytes = input.file?.size ?? null;
   const outcome = part
     ? await readPart(input, part, { signal, onProgress })
-    : await readFile(input.path, streamOf(input, signal), { signal, ...(totalBytes !== null ? { totalBytes } : {}), ...csvMappingsOf(input), onProgress });
+    : await readFile(input.path, streamOf(input, signal), { signal, ...(totalBytes !== null ? { totalBytes } : {}), ...csvMappingsOf(input), ...randomAccessOf(input, signal), onProgress });
   // A fetch aborted by cancelling fails the read: that is the cancel, not a broken file (nor, in
   // turn, every later file of a cancelled link).
   if (signal.aborted && isFailed(outcome)) throw new CancelledError();

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { readFile, type ReadProgress } from '../formats/registry.ts';
 import { streamOf } from './input-stream.ts';
+import { randomAccessOf } from './random-access.ts';
 import { packOutcome } from './outcome-transfer.ts';
 import type { PartRequest } from './file-parts.ts';
 import { csvMappingsOf, readPart, type ParseEvent, type ParseRequest } from './parse-pool.ts';
@@ -40,7 +41,7 @@ async function parse(input: InputFile, part: PartRequest | undefined): Promise<v
     };
     const outcome = part
       ? await readPart(input, part, { onProgress })
-      : await readFile(input.path, streamOf(input), { ...(totalBytes !== null ? { totalBytes } : {}), ...csvMappingsOf(input), onProgress });
+      : await readFile(input.path, streamOf(input), { ...(totalBytes !== null ? { totalBytes } : {}), ...csvMappingsOf(input), ...randomAccessOf(input), onProgress });
     // The engine worker counts the bytes read of an input of unknown size from the last progress.
     if (unposted) post({ type: 'progress', progress: unposted });
     const { packed, transfer } = packOutcome(outcome);

@@ -14,6 +14,7 @@ import { locustFormat } from './locust.ts';
 import { memtierFormat } from './memtier.ts';
 import { nosqlbenchFormat } from './nosqlbench.ts';
 import { scyllaBenchFormat } from './scylla-bench.ts';
+import { isParquetMagic, PARQUET_MAGIC, readParquet, type RandomAccessInput } from './parquet.ts';
 import { ByteLineSplitter, InputError, InputPipeline, LineSplitter, type ByteLineReader, type Encoding } from './text-input.ts';
 import { vegetaFormat } from './vegeta.ts';
 import { wrkFormat } from './wrk.ts';
@@ -94,6 +95,11 @@ export interface ReadOptions {
   onProgress?: (p: ReadProgress) => void;
   signal?: AbortSignal;
   totalBytes?: number;
+  /**
+   * Opens the file for reading by byte ranges, for a format read by seeking (Parquet): called only
+   * for such a file, which is refused without it.
+   */
+  randomAccess?: () => Promise<RandomAccessInput>;
 }
 
 export class CancelledError extends Error {
@@ -122,12 +128,16 @@ export function isUnrecognised(f: FailedFile): boolean {
 function mappingFor(head: string, mappings: CsvMappings | undefined): CsvMapping | null {
   if (!mappings || (!mappings.any && Object.keys(mappings.byHeader ?? {}).length === 0)) return null;
   const table = splitHead(head);
-  if (!table) return null;
-  const spec = mappings.byHeader?.[headerKey(table.header)];
+  return table ? mappingForHeader(table.header, mappings) : null;
+}
+
+/** The same for a table whose column names are known (a Parquet file's). */
+function mappingForHeader(header: readonly string[], mappings: CsvMappings | undefined): CsvMapping | null {
+  const spec = mappings?.byHeader?.[headerKey(header)];
   if (spec !== undefined) return parseMapSpec(spec);
-  if (mappings.any !== undefined) {
+  if (mappings?.any !== undefined) {
     const any = parseMapSpec(mappings.any);
-    if (table.header.includes(any.latency)) return any;
+    if (header.includes(any.latency)) return any;
   }
   return null;
 }
@@ -180,7 +190,9 @@ const INTERNAL = 'could not be read because of an internal error';
  */
 export async function readFile(path: string, chunks: AsyncIterable<Uint8Array>, options: ReadOptions = {}): Promise<FileOutcome> {
   try {
-    return await readFileUnguarded(path, chunks, options);
+    const { parquet, rest } = await sniffParquet(fromSource(path, chunks));
+    if (parquet) return await readParquetInput(path, options);
+    return await readFileUnguarded(path, rest, options);
   } catch (e) {
     if (e instanceof CancelledError) throw e;
     if (e instanceof InputError) return failure(path, e.message);
@@ -224,7 +236,7 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
       pipeline.stop();
       return;
     }
-    const p = module.createParser(path, mapping ? { mapping } : options.format);
+    const p = module.createParser(path, mapping ? { ...options.format, mapping } : options.format);
     parser = p;
     if (p.lineBytes && encoding === 'utf-8') {
       const bytes = new ByteLineSplitter(p as LineParser & ByteLineReader, path);
@@ -299,12 +311,89 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
   return file;
 }
 
+/**
+ * Whether the chunks start with Parquet's magic bytes, and the chunks as they were (those looked at
+ * first, then the rest). A Parquet file is not streamed: its reader seeks (`readParquetInput`).
+ */
+async function sniffParquet(chunks: AsyncIterable<Uint8Array>): Promise<{ parquet: boolean; rest: AsyncIterable<Uint8Array> }> {
+  const it = chunks[Symbol.asyncIterator]();
+  const seen: Uint8Array[] = [];
+  let length = 0;
+  let done = false;
+  while (length < PARQUET_MAGIC.length) {
+    const next = await it.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    // A short chunk is copied: its buffer may be reused by its producer while the next is read.
+    seen.push(next.value.length < PARQUET_MAGIC.length ? next.value.slice() : next.value);
+    length += next.value.length;
+  }
+  const first = seen.length === 1 ? seen[0]! : concatenated(seen, length);
+  if (isParquetMagic(first)) {
+    if (!done) await it.return?.();
+    return { parquet: true, rest: oneChunk(new Uint8Array(0)) };
+  }
+  async function* rest(): AsyncIterable<Uint8Array> {
+    let finished = done;
+    try {
+      yield* seen;
+      while (!finished) {
+        const next = await it.next();
+        if (next.done) finished = true;
+        else yield next.value;
+      }
+    } finally {
+      if (!finished) await it.return?.();
+    }
+  }
+  return { parquet: false, rest: rest() };
+}
+
+function concatenated(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+async function readParquetInput(path: string, options: ReadOptions): Promise<FileOutcome> {
+  if (!options.randomAccess) throw new InputError(`${path}: a Parquet file, which is read by seeking in it; this input can only be streamed`);
+  let input: RandomAccessInput;
+  try {
+    input = await options.randomAccess();
+  } catch (e) {
+    if (e instanceof CancelledError) throw e;
+    throw new InputError(`${path}: reading failed (${e instanceof Error ? e.message : String(e)})`);
+  }
+  const totalBytes = options.totalBytes ?? input.size;
+  return readParquet(path, input, {
+    mappingFor: (header) => {
+      try {
+        return mappingForHeader(header, options.csvMappings);
+      } catch (e) {
+        if (!(e instanceof MappingError)) throw e;
+        throw new InputError(`${path}: column mapping: ${e.message}`);
+      }
+    },
+    ...(options.format?.rawSamples ? { rawSamples: options.format.rawSamples } : {}),
+    onRowGroup: (bytesRead, rows) => {
+      if (options.signal?.aborted) throw new CancelledError();
+      options.onProgress?.({ path, bytesRead, totalBytes, lines: rows });
+    },
+  });
+}
+
 /** The chunks, with a failure of the source itself (disk, network) reported as such, not as a bug. */
 async function* fromSource(path: string, chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
   try {
     yield* chunks;
   } catch (e) {
-    if (e instanceof CancelledError) throw e;
+    if (e instanceof CancelledError || e instanceof InputError) throw e;
     throw new InputError(`${path}: reading failed (${e instanceof Error ? e.message : String(e)})`);
   }
 }

@@ -19,6 +19,8 @@ export const FORMAT_IDS = [
   /** YCSB stdout (summary) and/or stderr (command line, status lines): often redirected into one file. */
   'ycsb-text',
   'generic-csv',
+  /** Per-operation rows in Parquet, columns recognised as in a per-operation CSV. */
+  'parquet',
   'cassandra-stress',
   'scylla-bench',
   'nosqlbench',
