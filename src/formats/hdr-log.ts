@@ -89,6 +89,8 @@ class HdrLogParser implements LineParser {
   /** The op named by the file name, worked out at the first untagged line that needs it. */
   private opFromName: string | null = null;
   private readonly byTag = new Map<string, HistogramSeries>();
+  /** The unit a `#[Latency unit: …]` header states; it wins over the dialect's. */
+  private statedUnit: LatencyUnit | null = null;
   private lines = 0;
   private chars = 0;
   private buckets = 0;
@@ -116,7 +118,11 @@ class HdrLogParser implements LineParser {
   private header(line: string): void {
     if (line.startsWith('#[StartTime:')) this.startTimeUs = headerSeconds(line, '#[StartTime:');
     else if (line.startsWith('#[BaseTime:')) this.baseTimeUs = headerSeconds(line, '#[BaseTime:');
-    else if (line.startsWith('#[Logging for:')) {
+    else if (line.startsWith('#[Latency unit:')) {
+      // Written by `npm run reduce`, whose logs keep the unit of the raw samples (ns stays ns).
+      const unit = line.slice('#[Latency unit:'.length).replace(/\]\s*$/, '').trim();
+      if (unit === 'ns' || unit === 'us' || unit === 'ms' || unit === 's') this.statedUnit = unit;
+    } else if (line.startsWith('#[Logging for:')) {
       // YCSB names the measurement in the log; more reliable than the file name.
       this.loggingFor = line.slice('#[Logging for:'.length).replace(/\]\s*$/, '').trim() || null;
     }
@@ -191,7 +197,7 @@ class HdrLogParser implements LineParser {
       series = {
         kind: 'histogram',
         op,
-        unit: this.dialect.unit ?? 'us',
+        unit: this.statedUnit ?? this.dialect.unit ?? 'us',
         precision: decoded.precision,
         timeBase: origin.absolute ? 'absolute' : 'relative',
         intervals: [],

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -188,9 +189,18 @@ describe('Parquet input', () => {
     expect(firstMs).toBe(Date.UTC(2026, 10, 21, 10, 0, 0));
   });
 
-  it('is found by its magic bytes whatever its name', async () => {
+  it('is found by its magic bytes whatever its name, and reduce reads it too', async () => {
     const file = await writeParquet('named/client7.csv', SELECT_ROWS(30_000));
     const loaded = await loadPaths([file]);
     expect(loaded.files.map((f) => f.format)).toEqual(['parquet']);
+    const out = path.join(dir, 'named-out');
+    const code = await new Promise<number>((resolve) => execFile(process.execPath, ['--import', 'tsx', 'src/cli/reduce.ts', '--out', out, file], (e) => resolve(e ? 1 : 0)));
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(path.join(out, 'reduce.json'), 'utf8'));
+    expect(report.files[0]).toMatchObject({ format: 'parquet', streamed: true });
+    const reduced = analyseLoaded(db, await loadPaths([out]));
+    const expected = analyseLoaded(db, loaded);
+    for (const [op, o] of Object.entries(expected.runs[0]!.ops)) expect(reduced.runs[0]!.ops[op]!.count, op).toBe(o.count);
+    expect(reduced.runs[0]!.clients.map((c) => c.client)).toEqual(['loader-0', 'loader-1']);
   });
 });
