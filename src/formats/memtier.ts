@@ -508,7 +508,7 @@ function score(head: string, fileName: string): number {
   if (RUN_INFO_SIGN.test(head)) return 0.9;
   if (/^\[RUN #\d+ \d+%, /m.test(head) || /^Writing results to /m.test(head)) return 0.6;
   // A percentile print named as memtier names them, whatever its column widths.
-  return FILE_NAME.test(withoutCompression(fileName)) && /^\s*Value\s+Percentile\s+TotalCount/m.test(head) ? 1 : 0;
+  return FILE_NAME.test(withoutCompression(fileName)) && /^[ \t]*Value[ \t]+Percentile[ \t]+TotalCount/m.test(head) ? 1 : 0;
 }
 
 /**
