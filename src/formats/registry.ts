@@ -13,6 +13,7 @@ import { k6Format } from './k6.ts';
 import { locustFormat } from './locust.ts';
 import { memtierFormat } from './memtier.ts';
 import { nosqlbenchFormat } from './nosqlbench.ts';
+import { pgbenchFormat } from './pgbench.ts';
 import { scyllaBenchFormat } from './scylla-bench.ts';
 import { isParquetMagic, PARQUET_MAGIC, readParquet, type RandomAccessInput } from './parquet.ts';
 import { ByteLineSplitter, InputError, InputPipeline, LineSplitter, type ByteLineReader, type Encoding } from './text-input.ts';
@@ -26,7 +27,7 @@ import { ycsbTextFormat } from './ycsb-text.ts';
  * before the generic readers: where a producer's file also fits a generic one (its HdrHistogram
  * logs, its CSV), the producer's module claims it with the same score and, being first, wins.
  */
-const PRODUCER_FORMATS: readonly FormatModule[] = [cassandraStressFormat, scyllaBenchFormat, jmeterFormat, gatlingFormat, locustFormat, k6Format, vegetaFormat, wrkFormat, nosqlbenchFormat, memtierFormat, goYcsbFormat];
+const PRODUCER_FORMATS: readonly FormatModule[] = [cassandraStressFormat, scyllaBenchFormat, jmeterFormat, gatlingFormat, locustFormat, k6Format, vegetaFormat, wrkFormat, nosqlbenchFormat, memtierFormat, goYcsbFormat, pgbenchFormat];
 
 /** Every input format. Adding a format = one module here + its fixtures and tests. */
 export const FORMATS: readonly FormatModule[] = [...PRODUCER_FORMATS, hdrLogFormat, hgrmFormat, ycsbRawFormat, ycsbTextFormat, genericCsvFormat];
