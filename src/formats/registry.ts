@@ -14,6 +14,7 @@ import { locustFormat } from './locust.ts';
 import { memtierFormat } from './memtier.ts';
 import { nosqlbenchFormat } from './nosqlbench.ts';
 import { pgbenchFormat } from './pgbench.ts';
+import { redisBenchmarkFormat } from './redis-benchmark.ts';
 import { sysbenchFormat } from './sysbench.ts';
 import { scyllaBenchFormat } from './scylla-bench.ts';
 import { isParquetMagic, PARQUET_MAGIC, readParquet, type RandomAccessInput } from './parquet.ts';
@@ -28,7 +29,7 @@ import { ycsbTextFormat } from './ycsb-text.ts';
  * before the generic readers: where a producer's file also fits a generic one (its HdrHistogram
  * logs, its CSV), the producer's module claims it with the same score and, being first, wins.
  */
-const PRODUCER_FORMATS: readonly FormatModule[] = [cassandraStressFormat, scyllaBenchFormat, jmeterFormat, gatlingFormat, locustFormat, k6Format, vegetaFormat, wrkFormat, nosqlbenchFormat, memtierFormat, goYcsbFormat, pgbenchFormat, sysbenchFormat];
+const PRODUCER_FORMATS: readonly FormatModule[] = [cassandraStressFormat, scyllaBenchFormat, jmeterFormat, gatlingFormat, locustFormat, k6Format, vegetaFormat, wrkFormat, nosqlbenchFormat, memtierFormat, goYcsbFormat, pgbenchFormat, sysbenchFormat, redisBenchmarkFormat];
 
 /** Every input format. Adding a format = one module here + its fixtures and tests. */
 export const FORMATS: readonly FormatModule[] = [...PRODUCER_FORMATS, hdrLogFormat, hgrmFormat, ycsbRawFormat, ycsbTextFormat, genericCsvFormat];
