@@ -26,6 +26,9 @@ import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
  *
  * Totals (the `Totals` row, the FULL_RUN files) are every request again: they are kept as
  * `Totals (all requests)`, shown but not counted twice.
+ *
+ * One file of four readers because a producer is one module (one format id, one `detect`): the
+ * parser learns which of memtier's outputs it reads only from the file's first line.
  */
 
 const ALL_REQUESTS = 'Totals (all requests)';
