@@ -1,0 +1,537 @@
+import { percentileRank } from '../model/percentiles.ts';
+
+/**
+ * The moving-block bootstrap over a run's seconds, exact at every resample.
+ *
+ * A run is a sequence of seconds, each holding the merged histogram of one operation (HdrHistogram
+ * buckets, or raw values counted per second). A resample is a run of the same length made of blocks
+ * of `b` consecutive seconds drawn with replacement (Künsch 1989): blocks keep the autocorrelation
+ * of a load test (a GC pause, a compaction, a noisy neighbour lasting several seconds) that
+ * resampling single requests would destroy. Its percentile is read from the summed counts by the
+ * same rank rule as the merged figure (HdrHistogram 2.2.2 or exact nearest rank), so a resample of
+ * every second once is the merged figure itself.
+ *
+ * Speed. Summing thousands of per-second histograms per resample would cost an hour of data for
+ * each of thousands of resamples. Instead the buckets are numbered in value order (slots) and cut
+ * into ~√D groups of ~√D slots; a table of counts per group summed over seconds [0, t) turns any
+ * block into one subtraction per group. A resample sums its blocks' group counts (blocks × √D
+ * additions), finds the group holding each rank, then finds the slot inside it by binary search
+ * over a table of that group's slots summed over seconds and slots, built the first time the group
+ * is needed. An hour of seconds with 5,000 distinct buckets takes ~2 MB per table.
+ */
+
+// ---- Deterministic random numbers ---------------------------------------------------------------
+
+/** xoshiro128** (Blackman & Vigna): 32-bit, fast, good enough for resampling; seeded by splitmix32. */
+export class Rng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(seed: number) {
+    let s = seed >>> 0;
+    const next = () => {
+      s = (s + 0x9e3779b9) >>> 0;
+      let z = s;
+      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+      return (z ^ (z >>> 16)) >>> 0;
+    };
+    this.a = next();
+    this.b = next();
+    this.c = next();
+    this.d = next();
+  }
+
+  /** A uniform 32-bit unsigned integer. */
+  nextUint32(): number {
+    const result = Math.imul(rotl(Math.imul(this.b, 5), 7), 9) >>> 0;
+    const t = this.b << 9;
+    this.c ^= this.a;
+    this.d ^= this.b;
+    this.b ^= this.c;
+    this.a ^= this.d;
+    this.c ^= t;
+    this.d = rotl(this.d, 11);
+    return result;
+  }
+
+  /** A uniform integer in [0, n), n ≤ 2^21 (the product stays an exact double). */
+  below(n: number): number {
+    return Math.floor((this.nextUint32() * n) / 4294967296);
+  }
+
+  /** A uniform number in [0, 1). */
+  uniform(): number {
+    return this.nextUint32() / 4294967296;
+  }
+}
+
+function rotl(x: number, k: number): number {
+  return (x << k) | (x >>> (32 - k));
+}
+
+/** A 32-bit seed from a base seed and some small integers (which side, which run). */
+export function deriveSeed(base: number, ...parts: number[]): number {
+  let h = base >>> 0;
+  for (const p of parts) {
+    h = Math.imul(h ^ (p >>> 0), 0x9e3779b1) >>> 0;
+    h = (h ^ (h >>> 15)) >>> 0;
+  }
+  return h;
+}
+
+// ---- Block length from the data ---------------------------------------------------------------
+
+export interface BlockLengthEstimate {
+  /** Seconds per block. */
+  blockLength: number;
+  /** The lags Politis–White's flat-top window spans (2·m̂): where the series shows correlation. */
+  window: number;
+  /**
+   * Ĝ / ĝ(0) under a flat-top window of `window` lags: the moving-block bootstrap's variance falls
+   * short of the true one by about this ÷ b (Künsch 1989: its bias is −G/b), what blocks cut off of
+   * the autocorrelation.
+   */
+  shortfall(window: number): number;
+}
+
+/**
+ * Politis & White (2004), with Patton, Politis & White's (2009) correction: the block length that
+ * minimises the mean squared error of the circular/moving-block bootstrap's variance estimate,
+ * b = (2 Ĝ² / D̂)^(1/3) · n^(1/3) with D̂ = 4/3 ĝ(0)², from the autocovariances up to 2·m̂ under a
+ * flat-top window; m̂ is the first lag after which K_n = max(5, ⌈log10 n⌉) autocorrelations in a row
+ * are insignificant (|ρ| < 2·√(log10 n / n)). Rounded up and kept within [1, ⌈min(3√n, n/3)⌉].
+ * A series with no variance, or of fewer than 4 values, gets 1 and no shortfall.
+ */
+export function politisWhite(series: ArrayLike<number>): BlockLengthEstimate {
+  const none = { blockLength: 1, window: 0, shortfall: () => 0 };
+  const n = series.length;
+  if (n < 4) return none;
+  let mean = 0;
+  for (let i = 0; i < n; i++) mean += series[i] as number;
+  mean /= n;
+  const eps = new Float64Array(n);
+  for (let i = 0; i < n; i++) eps[i] = (series[i] as number) - mean;
+  const autocovariance = (lag: number) => {
+    let s = 0;
+    for (let i = lag; i < n; i++) s += (eps[i] as number) * (eps[i - lag] as number);
+    return s / n;
+  };
+  const variance = autocovariance(0);
+  if (!(variance > 0)) return none;
+  const kn = Math.max(5, Math.ceil(Math.log10(n)));
+  const mMax = Math.ceil(Math.sqrt(n)) + kn;
+  const threshold = 2 * Math.sqrt(Math.log10(n) / n);
+  const lags = Math.min(2 * mMax, n - 1);
+  const acov = new Float64Array(lags + 1);
+  for (let k = 0; k <= lags; k++) acov[k] = autocovariance(k);
+  let mHat: number | null = null;
+  for (let m = 0; m + kn <= lags && mHat === null; m++) {
+    let quiet = true;
+    for (let j = 1; j <= kn && quiet; j++) quiet = Math.abs((acov[m + j] as number) / variance) < threshold;
+    if (quiet) mHat = m;
+  }
+  const M = Math.min(mHat === null ? mMax : 2 * mHat, lags);
+  /** Ĝ and ĝ(0) under a flat-top window of `window` lags. */
+  const sums = (window: number) => {
+    let g = 0;
+    let longRun = variance;
+    for (let k = 1; k <= window; k++) {
+      const x = k / window;
+      const lambda = x <= 0.5 ? 1 : 2 * (1 - x);
+      g += 2 * lambda * k * (acov[k] as number);
+      longRun += 2 * lambda * (acov[k] as number);
+    }
+    return { g, longRun };
+  };
+  // For the shortfall, autocovariances freed of their known downward bias: each is a sum over
+  // n − k pairs divided by n, and is centred on the series' own mean, whose variance (≈ ĝ(0)/n)
+  // it loses. Uncorrected, Σ k·γ(k) comes out at ~75-80% of its value for AR(1) series of 300
+  // seconds; corrected, ~87%.
+  const meanVariance = Math.max(0, sums(M).longRun) / n;
+  const unbiased = Float64Array.from(acov, (v, k) => (v * n) / (n - k) + meanVariance);
+  const shortfall = (window: number) => {
+    const w = Math.min(lags, window);
+    let g = 0;
+    let longRun = unbiased[0] as number;
+    for (let k = 1; k <= w; k++) {
+      const x = k / w;
+      const lambda = x <= 0.5 ? 1 : 2 * (1 - x);
+      g += 2 * lambda * k * (unbiased[k] as number);
+      longRun += 2 * lambda * (unbiased[k] as number);
+    }
+    return longRun > 0 ? Math.max(0, g / longRun) : 0;
+  };
+  const { g, longRun } = sums(M);
+  if (!(longRun > 0) || g === 0) return { ...none, window: M, shortfall };
+  const bMax = Math.ceil(Math.min(3 * Math.sqrt(n), n / 3));
+  const b = Math.cbrt((2 * g * g) / ((4 / 3) * longRun * longRun)) * Math.cbrt(n);
+  return { blockLength: Math.min(bMax, Math.max(1, Math.ceil(b))), window: M, shortfall };
+}
+
+/** The most the variance correction may multiply by: beyond it the run is too short for its own autocorrelation. */
+export const MAX_VARIANCE_CORRECTION = 2;
+
+/**
+ * The factor that undoes the moving-block bootstrap's known downward bias in variance for blocks of
+ * b seconds in a run of n: 1 / (1 − shortfall/b − b/n) — the autocorrelation beyond a block
+ * (Künsch's −G/b) and the centring of blocks on the run's own mean (−b/n, Lahiri 2003 §3.2). Null
+ * when that would exceed MAX_VARIANCE_CORRECTION.
+ */
+export function varianceCorrection(shortfall: number, b: number, n: number): number | null {
+  const kept = 1 - shortfall / b - b / n;
+  return kept >= 1 / MAX_VARIANCE_CORRECTION ? 1 / kept : null;
+}
+
+// ---- Per-second histograms ----------------------------------------------------------------------
+
+/**
+ * One operation's latency second by second on a time axis of `seconds` seconds: the buckets of
+ * second t are cells rowStart[t]..rowStart[t+1]-1, each a slot and a count (a slot may appear more
+ * than once in a second: the cells add up); `slotValue` is the value reported when a rank falls in
+ * a slot (the bucket's highest equivalent value, or the exact raw value), ascending.
+ */
+export interface SecondHistograms {
+  seconds: number;
+  rowStart: Uint32Array;
+  slot: Uint32Array;
+  count: Float64Array;
+  slotValue: Float64Array;
+  /** Exact nearest rank (raw samples) rather than HdrHistogram's rule. */
+  raw: boolean;
+}
+
+/** Collects (second, value, count) cells in any order and numbers the distinct values. */
+export class SecondHistogramsBuilder {
+  private t = new Uint32Array(1024);
+  private v = new Float64Array(1024);
+  private n = new Float64Array(1024);
+  private cells = 0;
+
+  constructor(
+    private readonly seconds: number,
+    private readonly raw: boolean,
+  ) {}
+
+  /** Cells start..end-1 of columns `values` / `counts`, in second `t` (0 ≤ t < seconds). */
+  add(t: number, values: ArrayLike<number>, counts: ArrayLike<number>, start = 0, end = counts.length): void {
+    if (!(t >= 0 && t < this.seconds && Number.isInteger(t))) throw new RangeError(`second ${t} is outside 0..${this.seconds - 1}`);
+    if (this.cells + end - start > this.n.length) this.grow(this.cells + end - start);
+    for (let i = start; i < end; i++) {
+      const c = counts[i] as number;
+      if (c === 0) continue;
+      this.t[this.cells] = t;
+      this.v[this.cells] = values[i] as number;
+      this.n[this.cells++] = c;
+    }
+  }
+
+  private grow(needed: number): void {
+    const size = Math.max(needed, 2 * this.n.length);
+    const t = new Uint32Array(size);
+    const v = new Float64Array(size);
+    const n = new Float64Array(size);
+    t.set(this.t.subarray(0, this.cells));
+    v.set(this.v.subarray(0, this.cells));
+    n.set(this.n.subarray(0, this.cells));
+    this.t = t;
+    this.v = v;
+    this.n = n;
+  }
+
+  finish(): SecondHistograms {
+    const cells = this.cells;
+    const { slotValue, slotOfCell } = numberValues(this.v.subarray(0, cells));
+    // Cells grouped by second (a counting sort); within a second in the order they came.
+    const rowStart = new Uint32Array(this.seconds + 1);
+    for (let i = 0; i < cells; i++) rowStart[(this.t[i] as number) + 1]!++;
+    for (let t = 0; t < this.seconds; t++) rowStart[t + 1] = (rowStart[t + 1] as number) + (rowStart[t] as number);
+    const next = rowStart.slice(0, this.seconds);
+    const slot = new Uint32Array(cells);
+    const count = new Float64Array(cells);
+    for (let i = 0; i < cells; i++) {
+      const t = this.t[i] as number;
+      const at = next[t] as number;
+      next[t] = at + 1;
+      slot[at] = slotOfCell[i] as number;
+      count[at] = this.n[i] as number;
+    }
+    this.cells = 0;
+    return { seconds: this.seconds, rowStart, slot, count, slotValue, raw: this.raw };
+  }
+}
+
+const hashBits = new Float64Array(1);
+const hashWords = new Uint32Array(hashBits.buffer);
+
+/**
+ * The distinct values ascending, and each value's index among them. An open-addressing table over
+ * the values' bits: a Set or a Map of a million doubles, or sorting them all, costs several times more.
+ */
+function numberValues(values: Float64Array): { slotValue: Float64Array; slotOfCell: Uint32Array } {
+  let capacity = 1024;
+  while (capacity < 2 * values.length) capacity *= 2;
+  const keys = new Float64Array(capacity).fill(Number.NaN);
+  const entryOf = new Uint32Array(values.length);
+  const distinct: number[] = [];
+  const slotAt = new Int32Array(capacity);
+  const mask = capacity - 1;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as number;
+    hashBits[0] = v;
+    let h = Math.imul((hashWords[0] as number) ^ Math.imul(hashWords[1] as number, 0x27d4eb2d), 0x9e3779b1);
+    h = (h ^ (h >>> 15)) & mask;
+    while (!Number.isNaN(keys[h]) && keys[h] !== v) h = (h + 1) & mask;
+    if (Number.isNaN(keys[h])) {
+      keys[h] = v;
+      slotAt[h] = distinct.length;
+      distinct.push(v);
+    }
+    entryOf[i] = slotAt[h] as number;
+  }
+  // Number the distinct values in ascending order.
+  const order = Array.from(distinct.keys()).sort((a, b) => (distinct[a] as number) - (distinct[b] as number));
+  const rank = new Uint32Array(distinct.length);
+  order.forEach((d, r) => (rank[d] = r));
+  const slotOfCell = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) slotOfCell[i] = rank[entryOf[i] as number] as number;
+  return { slotValue: Float64Array.from(order, (d) => distinct[d] as number), slotOfCell };
+}
+
+/** Samples in each second of [from, to). */
+export function samplesPerSecond(h: SecondHistograms, from = 0, to = h.seconds): Float64Array {
+  const out = new Float64Array(to - from);
+  for (let t = from; t < to; t++) {
+    let n = 0;
+    for (let c = h.rowStart[t] as number; c < (h.rowStart[t + 1] as number); c++) n += h.count[c] as number;
+    out[t - from] = n;
+  }
+  return out;
+}
+
+/** The slot holding `value` (a value some slot reports). */
+export function slotOf(h: SecondHistograms, value: number): number {
+  let lo = 0;
+  let hi = h.slotValue.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((h.slotValue[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The per-second series a percentile's estimate moves with (its influence function, up to scale):
+ * per second of [from, to), the samples at or below the observed value's slot minus p/100 of all
+ * the second's samples. Its autocorrelation is what blocks must keep for that percentile.
+ */
+export function percentileInfluence(h: SecondHistograms, slot: number, p: number, from = 0, to = h.seconds): Float64Array {
+  const out = new Float64Array(to - from);
+  for (let t = from; t < to; t++) {
+    let below = 0;
+    let all = 0;
+    for (let c = h.rowStart[t] as number; c < (h.rowStart[t + 1] as number); c++) {
+      const count = h.count[c] as number;
+      all += count;
+      if ((h.slot[c] as number) <= slot) below += count;
+    }
+    out[t - from] = below - (p / 100) * all;
+  }
+  return out;
+}
+
+// ---- Resample plans -----------------------------------------------------------------------------
+
+/** Seconds [from, to) of one run on a side's time axis, resampled in blocks of `blockLength`. */
+export interface Segment {
+  from: number;
+  to: number;
+  blockLength: number;
+}
+
+/**
+ * The blocks of every resample: resample r is blocks r·blocksPer … (r+1)·blocksPer − 1, block i
+ * covering seconds [starts[i], ends[i]). Each segment (run) of a side is resampled within itself,
+ * in ⌈length / b⌉ blocks whose start is uniform over the segment's length − b + 1 positions; the
+ * last block is cut so the resample is exactly as long as the run.
+ */
+export interface ResamplePlan {
+  resamples: number;
+  blocksPer: number;
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+export function resamplePlan(segments: readonly Segment[], resamples: number, rng: Rng): ResamplePlan {
+  const blocksPer = segments.reduce((k, s) => k + Math.ceil((s.to - s.from) / s.blockLength), 0);
+  const starts = new Int32Array(resamples * blocksPer);
+  const ends = new Int32Array(resamples * blocksPer);
+  let at = 0;
+  for (let r = 0; r < resamples; r++) {
+    for (const { from, to, blockLength: b } of segments) {
+      const length = to - from;
+      const k = Math.ceil(length / b);
+      for (let i = 0; i < k; i++) {
+        const start = from + rng.below(length - b + 1);
+        starts[at] = start;
+        ends[at++] = start + (i < k - 1 ? b : length - (k - 1) * b);
+      }
+    }
+  }
+  return { resamples, blocksPer, starts, ends };
+}
+
+/** The plan whose one resample is every second once: the merged figures themselves. */
+export function identityPlan(segments: readonly Segment[]): ResamplePlan {
+  return { resamples: 1, blocksPer: segments.length, starts: Int32Array.from(segments, (s) => s.from), ends: Int32Array.from(segments, (s) => s.to) };
+}
+
+/** Σ over a resample's blocks of values[t] for t in each block, from prefix sums (prefix[t] = Σ values[0..t-1]). */
+export function blockSum(prefix: Float64Array, plan: ResamplePlan, resample: number): number {
+  let s = 0;
+  const end = (resample + 1) * plan.blocksPer;
+  for (let i = resample * plan.blocksPer; i < end; i++) s += (prefix[plan.ends[i] as number] as number) - (prefix[plan.starts[i] as number] as number);
+  return s;
+}
+
+export function prefixSums(values: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(values.length + 1);
+  for (let i = 0; i < values.length; i++) out[i + 1] = (out[i] as number) + (values[i] as number);
+  return out;
+}
+
+// ---- Percentiles of resamples -------------------------------------------------------------------
+
+/** The two-level tables that read any resample's percentiles without summing its seconds (see above). */
+export class PercentileTables {
+  /** Slots per group (the last group may hold fewer). */
+  private readonly width: number;
+  private readonly groups: number;
+  /** (seconds + 1) × groups: counts per group in seconds [0, t). */
+  private readonly coarse: Float64Array;
+  /** Per group, (seconds + 1) × width: counts in seconds [0, t) of the group's slots up to j. */
+  private readonly fine = new Map<number, Float64Array>();
+  private readonly vector: Float64Array;
+
+  constructor(private readonly h: SecondHistograms) {
+    const slots = h.slotValue.length;
+    this.width = Math.max(1, Math.ceil(Math.sqrt(slots)));
+    this.groups = Math.max(1, Math.ceil(slots / this.width));
+    const G = this.groups;
+    const coarse = new Float64Array((h.seconds + 1) * G);
+    for (let t = 0; t < h.seconds; t++) {
+      const row = (t + 1) * G;
+      coarse.copyWithin(row, t * G, row);
+      for (let c = h.rowStart[t] as number; c < (h.rowStart[t + 1] as number); c++) {
+        const at = row + Math.floor((h.slot[c] as number) / this.width);
+        coarse[at] = (coarse[at] as number) + (h.count[c] as number);
+      }
+    }
+    this.coarse = coarse;
+    this.vector = new Float64Array(G);
+  }
+
+  /**
+   * The values at `percentiles` (in order) of resample `resample` of `plan` into `out`, NaN when
+   * the resample holds no sample; returns its number of samples.
+   */
+  evaluate(plan: ResamplePlan, resample: number, percentiles: readonly number[], out: Float64Array): number {
+    const G = this.groups;
+    const v = this.vector;
+    v.fill(0);
+    const coarse = this.coarse;
+    const from = resample * plan.blocksPer;
+    const to = from + plan.blocksPer;
+    for (let i = from; i < to; i++) {
+      const z = (plan.ends[i] as number) * G;
+      const a = (plan.starts[i] as number) * G;
+      for (let g = 0; g < G; g++) v[g] = (v[g] as number) + (coarse[z + g] as number) - (coarse[a + g] as number);
+    }
+    let total = 0;
+    for (let g = 0; g < G; g++) total += v[g] as number;
+    for (let k = 0; k < percentiles.length; k++) {
+      if (total === 0) {
+        out[k] = Number.NaN;
+        continue;
+      }
+      const rank = percentileRank(percentiles[k] as number, total, this.h.raw);
+      let before = 0;
+      let g = 0;
+      while (g < G - 1 && before + (v[g] as number) < rank) before += v[g++] as number;
+      out[k] = this.h.slotValue[this.slotAtRank(g, rank - before, plan, from, to)] as number;
+    }
+    return total;
+  }
+
+  /** The slot of group g where the resample's count within the group first reaches `rank`. */
+  private slotAtRank(g: number, rank: number, plan: ResamplePlan, from: number, to: number): number {
+    const width = this.width;
+    const table = this.fineTable(g);
+    const slots = Math.min(width, this.h.slotValue.length - g * width);
+    let lo = 0;
+    let hi = slots - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      let n = 0;
+      for (let i = from; i < to; i++) n += (table[(plan.ends[i] as number) * width + mid] as number) - (table[(plan.starts[i] as number) * width + mid] as number);
+      if (n >= rank) hi = mid;
+      else lo = mid + 1;
+    }
+    return g * width + lo;
+  }
+
+  private fineTable(g: number): Float64Array {
+    const cached = this.fine.get(g);
+    if (cached) return cached;
+    const { h, width } = this;
+    const first = g * width;
+    const { groupStart, groupCells, cellSecond } = this.byGroup();
+    const table = new Float64Array((h.seconds + 1) * width);
+    const delta = new Float64Array(width);
+    let c = groupStart[g] as number;
+    const end = groupStart[g + 1] as number;
+    for (let t = 0; t < h.seconds; t++) {
+      delta.fill(0);
+      for (; c < end && cellSecond[groupCells[c] as number] === t; c++) {
+        const cell = groupCells[c] as number;
+        const j = (h.slot[cell] as number) - first;
+        delta[j] = (delta[j] as number) + (h.count[cell] as number);
+      }
+      const row = (t + 1) * width;
+      const prev = t * width;
+      let cumulative = 0;
+      for (let j = 0; j < width; j++) {
+        cumulative += delta[j] as number;
+        table[row + j] = (table[prev + j] as number) + cumulative;
+      }
+    }
+    this.fine.set(g, table);
+    return table;
+  }
+
+  private grouped: { groupStart: Uint32Array; groupCells: Uint32Array; cellSecond: Uint32Array } | null = null;
+
+  /** The cells grouped by slot group, in second order within a group (a stable counting sort), built once. */
+  private byGroup() {
+    if (this.grouped) return this.grouped;
+    const { h, width, groups } = this;
+    const cells = h.count.length;
+    const cellSecond = new Uint32Array(cells);
+    for (let t = 0; t < h.seconds; t++) cellSecond.fill(t, h.rowStart[t] as number, h.rowStart[t + 1] as number);
+    const groupStart = new Uint32Array(groups + 1);
+    for (let c = 0; c < cells; c++) groupStart[Math.floor((h.slot[c] as number) / width) + 1]!++;
+    for (let g = 0; g < groups; g++) groupStart[g + 1] = (groupStart[g + 1] as number) + (groupStart[g] as number);
+    const next = groupStart.slice(0, groups);
+    const groupCells = new Uint32Array(cells);
+    for (let c = 0; c < cells; c++) {
+      const g = Math.floor((h.slot[c] as number) / width);
+      groupCells[next[g] as number] = c;
+      next[g]!++;
+    }
+    this.grouped = { groupStart, groupCells, cellSecond };
+    return this.grouped;
+  }
+}
