@@ -25,63 +25,169 @@ export interface RawSampleSink {
   end(counted: readonly CountedSamples[]): void;
 }
 
-/** Samples a series buffers before they are counted: big enough to amortise, small enough for the cache. */
-const CHUNK = 1 << 16;
+/** Samples buffered before they are counted: big enough to amortise, small enough for the cache. */
+const CHUNK = 1 << 17;
+/** Small at first: most files are small. */
 const FIRST_BUFFER = 1 << 10;
 /**
- * The newest seconds of a buffer are held back when it is counted: raw files are written roughly
- * in time order (several threads, each writing when its operation ends), so those seconds may still
- * get samples. A sample for a second already counted is *late*: counted apart and merged at the end.
+ * When the buffer is full, the samples of its newest seconds — about this share of it — are held
+ * back: raw files are written roughly in time order (several threads, each writing as its operation
+ * ends), so those seconds may still get samples. A sample for a second already counted is *late*:
+ * counted apart and merged at the end.
  */
-const HOLD_BACK_S = 2;
+const HOLD_BACK_SHARE = 0.25;
 
 /**
  * Counts raw samples per (series, second, value) while a file is read. Benchmark latencies repeat
  * a lot (integer µs), so tens of millions of rows end as far fewer counts; and every later question
- * is about whole seconds. Samples are buffered per series, ordered by second (a counting sort: a
+ * is about whole seconds. Samples are buffered, ordered by second then series (counting sorts: a
  * buffer spans a few seconds), and each second's values counted in a small hash table that stays in
  * the cache — one big table over every (second, value) of a file missed the cache on nearly every
  * sample. The counts come out in second order, which is how the engine keeps them.
  */
 export class SampleCounter {
-  private readonly series: SeriesCounter[] = [];
+  // Per series, in plain columns: a file may hold tens of thousands of series of a sample or two
+  // (a new name on every line), which an object each would make cost far more than their lines.
+  private seriesCount = 0;
+  private samples = new Float64Array(16);
+  private firstMs = new Float64Array(16);
+  private lastMs = new Float64Array(16);
+  /** Cells of every second up to the last in it, in order (shared empty run until the first). */
+  private readonly main: CellRun[] = [];
+  /** Runs of late samples, each in second order; sizes shrink towards the top (merged as they come). */
+  private readonly late: (CellRun[] | undefined)[] = [];
+  private readonly untimed = new UntimedCounts();
   private readonly scratch = new Scratch();
+  private bufferSeries = new Int32Array(FIRST_BUFFER);
+  private bufferSec = new Float64Array(FIRST_BUFFER);
+  private bufferValue = new Float64Array(FIRST_BUFFER);
+  private buffered = 0;
 
   /** With a sink, samples go to it instead of being counted (`FormatOptions.rawSamples`). */
   constructor(private readonly sink: RawSampleSink | null = null) {}
 
   /** One sample of series `series` (0, 1, 2… in order of first appearance); `timeMs` NaN = no time. */
   add(series: number, timeMs: number, value: number): void {
-    let s = this.series[series];
-    if (s === undefined) {
-      while (this.series.length <= series) this.series.push(new SeriesCounter());
-      s = this.series[series] as SeriesCounter;
-    }
-    s.samples++;
+    if (series >= this.seriesCount) this.newSeries(series);
+    this.samples[series]!++;
     // NaN (no time) fails both comparisons; -0 ms is 0 ms.
-    if (timeMs < s.firstMs) s.firstMs = timeMs + 0;
-    if (timeMs > s.lastMs) s.lastMs = timeMs + 0;
+    if (timeMs < this.firstMs[series]!) this.firstMs[series] = timeMs + 0;
+    if (timeMs > this.lastMs[series]!) this.lastMs[series] = timeMs + 0;
     if (this.sink !== null) return this.sink.add(series, timeMs, value);
     const sec = Math.floor(timeMs / 1000);
     if (sec !== sec) {
-      s.untimed.add(value);
+      this.untimed.add(series, value, 1);
       return;
     }
-    if (s.buffered === s.bufferSec.length) s.makeRoom(this.scratch);
-    s.bufferSec[s.buffered] = sec;
-    s.bufferValue[s.buffered++] = value;
+    if (this.buffered === this.bufferSec.length) this.makeRoom();
+    this.bufferSeries[this.buffered] = series;
+    this.bufferSec[this.buffered] = sec;
+    this.bufferValue[this.buffered++] = value;
   }
 
   /** The counts of series 0..seriesCount-1. Nothing may be added afterwards. */
   finish(seriesCount: number): CountedSamples[] {
+    this.count(true);
+    const untimed = this.untimed.bySeries(seriesCount);
     const counted = Array.from({ length: seriesCount }, (_, i): CountedSamples => {
-      const s = this.series[i];
-      if (!s) return { samples: 0, firstMs: null, lastMs: null, counts: { sec: new Float64Array(0), value: new Float64Array(0), n: new Float64Array(0) } };
-      const timed = s.firstMs <= s.lastMs;
-      return { samples: s.samples, firstMs: timed ? s.firstMs : null, lastMs: timed ? s.lastMs : null, counts: s.finish(this.scratch) };
+      if (i >= this.seriesCount) return { samples: 0, firstMs: null, lastMs: null, counts: { sec: new Float64Array(0), value: new Float64Array(0), n: new Float64Array(0) } };
+      const first = this.firstMs[i]!;
+      const last = this.lastMs[i]!;
+      const timed = first <= last;
+      let cells = this.main[i] as CellRun;
+      for (const run of (this.late[i] ?? []).reverse()) cells = this.scratch.merge(cells, run);
+      return { samples: this.samples[i]!, firstMs: timed ? first : null, lastMs: timed ? last : null, counts: withUntimed(cells, untimed[i]!) };
     });
     this.sink?.end(counted);
     return counted;
+  }
+
+  private newSeries(series: number): void {
+    if (series >= this.samples.length) {
+      const size = Math.max(2 * this.samples.length, series + 1);
+      this.samples = grown(this.samples, size);
+      this.firstMs = grown(this.firstMs, size);
+      this.lastMs = grown(this.lastMs, size);
+    }
+    for (let s = this.seriesCount; s <= series; s++) {
+      this.firstMs[s] = Infinity;
+      this.lastMs[s] = -Infinity;
+      this.main.push(NO_CELLS);
+      this.late.push(undefined);
+    }
+    this.seriesCount = series + 1;
+  }
+
+  /** The buffer is full: grow it, or count all but its newest seconds. */
+  private makeRoom(): void {
+    if (this.bufferSec.length < CHUNK) {
+      const size = this.bufferSec.length * 2;
+      this.bufferSeries = grownInt(this.bufferSeries, size);
+      this.bufferSec = grown(this.bufferSec, size);
+      this.bufferValue = grown(this.bufferValue, size);
+      return;
+    }
+    this.count(false);
+  }
+
+  /**
+   * Counts the buffered samples into each series' cells: all of them when `everything`, else all
+   * but those of the newest seconds (about HOLD_BACK_SHARE of the buffer), which stay buffered.
+   */
+  private count(everything: boolean): void {
+    const length = this.buffered;
+    if (length === 0) return;
+    const sec = this.bufferSec;
+    const bySecond = this.scratch.orderBySecond(sec, length);
+    let upTo = length;
+    if (!everything) {
+      const cutoff = sec[bySecond[Math.floor(length * (1 - HOLD_BACK_SHARE))] as number] as number;
+      while (upTo > 0 && (sec[bySecond[upTo - 1] as number] as number) >= cutoff) upTo--;
+      // A second holding most of the buffer (a very high rate): count it too.
+      if (upTo < length * (1 - 2 * HOLD_BACK_SHARE)) {
+        upTo = length;
+        while (upTo > 0 && (sec[bySecond[upTo - 1] as number] as number) > cutoff) upTo--;
+      }
+    }
+    const order = this.scratch.orderBySeries(this.bufferSeries, bySecond, upTo, this.seriesCount);
+    for (let from = 0; from < upTo; ) {
+      const series = this.bufferSeries[order[from] as number] as number;
+      let to = from + 1;
+      while (to < upTo && this.bufferSeries[order[to] as number] === series) to++;
+      this.take(series, this.scratch.countSeconds(sec, this.bufferValue, order, from, to));
+      from = to;
+    }
+    // What was held back moves to the front of the buffer.
+    const kept = length - upTo;
+    const keptSeries = new Int32Array(kept);
+    const keptSec = new Float64Array(kept);
+    const keptValue = new Float64Array(kept);
+    for (let k = upTo; k < length; k++) {
+      const i = bySecond[k] as number;
+      keptSeries[k - upTo] = this.bufferSeries[i] as number;
+      keptSec[k - upTo] = sec[i] as number;
+      keptValue[k - upTo] = this.bufferValue[i] as number;
+    }
+    this.bufferSeries.set(keptSeries);
+    this.bufferSec.set(keptSec);
+    this.bufferValue.set(keptValue);
+    this.buffered = kept;
+  }
+
+  /** Appends the seconds of `run` after the series' last counted one; the others are late. */
+  private take(series: number, run: CellRun): void {
+    const main = this.main[series] as CellRun;
+    const lastMain = main.length > 0 ? (main.sec[main.length - 1] as number) : -Infinity;
+    let split = 0;
+    while (split < run.length && (run.sec[split] as number) <= lastMain) split++;
+    if (split > 0) {
+      const late = (this.late[series] ??= []);
+      let top = slice(run, 0, split);
+      // Merge while the run below is not more than twice as long: each cell is merged O(log n) times.
+      while (late.length > 0 && (late[late.length - 1] as CellRun).length <= 2 * top.length) top = this.scratch.merge(late.pop() as CellRun, top);
+      late.push(top);
+    }
+    if (split < run.length) this.main[series] = appended(main, run, split);
   }
 }
 
@@ -94,15 +200,15 @@ export function mergeCounted(a: CountedSamples, b: CountedSamples): CountedSampl
   const timedA = timedRun(a.counts);
   const timedB = timedRun(b.counts);
   const timed = scratch.merge(timedA, timedB);
-  const untimed = new ValueCounts();
-  for (const c of [a.counts, b.counts]) for (let i = c.sec.length - 1; i >= 0 && Number.isNaN(c.sec[i]); i--) untimed.addCount(c.value[i] as number, c.n[i] as number);
+  const untimed = new UntimedCounts();
+  for (const c of [a.counts, b.counts]) for (let i = c.sec.length - 1; i >= 0 && Number.isNaN(c.sec[i]); i--) untimed.add(0, c.value[i] as number, c.n[i] as number);
   const firsts = [a.firstMs, b.firstMs].filter((t): t is number => t !== null);
   const lasts = [a.lastMs, b.lastMs].filter((t): t is number => t !== null);
   return {
     samples: a.samples + b.samples,
     firstMs: firsts.length > 0 ? Math.min(...firsts) : null,
     lastMs: lasts.length > 0 ? Math.max(...lasts) : null,
-    counts: withUntimed(timed, untimed),
+    counts: withUntimed(timed, untimed.bySeries(1)[0]!),
   };
 }
 
@@ -121,87 +227,8 @@ interface CellRun {
   length: number;
 }
 
-class SeriesCounter {
-  samples = 0;
-  firstMs = Infinity;
-  lastMs = -Infinity;
-  bufferSec: Float64Array = new Float64Array(FIRST_BUFFER);
-  bufferValue: Float64Array = new Float64Array(FIRST_BUFFER);
-  buffered = 0;
-  /** Cells of every second up to `main`'s last, in order. */
-  private main: CellRun = emptyRun(0);
-  /** Runs of late samples, each in second order; sizes shrink towards the top (merged as they come). */
-  private late: CellRun[] = [];
-  readonly untimed = new ValueCounts();
-
-  /** The buffer is full: grow it, or count all but its newest seconds. */
-  makeRoom(scratch: Scratch): void {
-    if (this.bufferSec.length < CHUNK) {
-      this.bufferSec = grown(this.bufferSec, this.bufferSec.length * 2);
-      this.bufferValue = grown(this.bufferValue, this.bufferValue.length * 2);
-      return;
-    }
-    this.count(scratch, false);
-  }
-
-  /**
-   * Counts the buffered samples (all of them when `everything`, else all but those of the newest
-   * `HOLD_BACK_S` seconds, unless nothing would be left to count) into `main` and `late`.
-   */
-  private count(scratch: Scratch, everything: boolean): void {
-    const length = this.buffered;
-    if (length === 0) return;
-    const order = scratch.orderBySecond(this.bufferSec, length);
-    let upTo = length;
-    if (!everything) {
-      const newest = this.bufferSec[order[length - 1] as number] as number;
-      while (upTo > 0 && (this.bufferSec[order[upTo - 1] as number] as number) > newest - HOLD_BACK_S) upTo--;
-      if (upTo === 0) upTo = length;
-    }
-    const run = scratch.countSeconds(this.bufferSec, this.bufferValue, order, upTo);
-    // Keep what was held back, in its order of arrival.
-    const keptSec = new Float64Array(length - upTo);
-    const keptValue = new Float64Array(length - upTo);
-    for (let k = upTo; k < length; k++) {
-      const i = order[k] as number;
-      keptSec[k - upTo] = this.bufferSec[i] as number;
-      keptValue[k - upTo] = this.bufferValue[i] as number;
-    }
-    this.bufferSec.set(keptSec);
-    this.bufferValue.set(keptValue);
-    this.buffered = length - upTo;
-    this.take(run, scratch);
-  }
-
-  /** Appends the seconds of `run` after `main`'s last to it; the others are late. */
-  private take(run: CellRun, scratch: Scratch): void {
-    const lastMain = this.main.length > 0 ? (this.main.sec[this.main.length - 1] as number) : -Infinity;
-    let split = 0;
-    while (split < run.length && (run.sec[split] as number) <= lastMain) split++;
-    if (split > 0) this.addLate(slice(run, 0, split), scratch);
-    if (split < run.length) this.main = appended(this.main, run, split);
-  }
-
-  private addLate(run: CellRun, scratch: Scratch): void {
-    let top = run;
-    // Merge while the run below is not more than twice as long: each cell is merged O(log n) times.
-    while (this.late.length > 0 && (this.late[this.late.length - 1] as CellRun).length <= 2 * top.length) {
-      top = scratch.merge(this.late.pop() as CellRun, top);
-    }
-    this.late.push(top);
-  }
-
-  finish(scratch: Scratch): SampleCountColumns {
-    this.count(scratch, true);
-    let all = this.main;
-    while (this.late.length > 0) all = scratch.merge(all, this.late.pop() as CellRun);
-    return withUntimed(all, this.untimed);
-  }
-}
-
 /** Columns of `timed` followed by the untimed values (NaN second). */
-function withUntimed(timed: CellRun, counts: ValueCounts): SampleCountColumns {
-  const untimed = counts.drain();
+function withUntimed(timed: CellRun, untimed: { value: Float64Array; n: Float64Array }): SampleCountColumns {
   const size = timed.length + untimed.value.length;
   const out = { sec: new Float64Array(size), value: new Float64Array(size), n: new Float64Array(size) };
   out.sec.set(timed.sec.subarray(0, timed.length));
@@ -218,9 +245,11 @@ function withUntimed(timed: CellRun, counts: ValueCounts): SampleCountColumns {
  * buffer by second, and the small hash table that counts one second's values.
  */
 class Scratch {
-  private order = new Uint32Array(CHUNK);
-  private slotOf = new Int32Array(1 << 16);
-  private table = new ValueTable(1 << 12);
+  private order = new Uint32Array(0);
+  private bySeries = new Uint32Array(0);
+  private seriesSlots = new Int32Array(0);
+  private slotOf = new Int32Array(0);
+  private table = new ValueTable(16);
 
   /** Indices 0..length-1 of `sec` in ascending order of second, stable. */
   orderBySecond(sec: Float64Array, length: number): Uint32Array {
@@ -256,18 +285,36 @@ class Scratch {
     return order;
   }
 
-  /** The samples `order[0..upTo)` (in second order) counted per (second, value). */
-  countSeconds(sec: Float64Array, value: Float64Array, order: Uint32Array, upTo: number): CellRun {
-    const run = emptyRun(upTo);
-    let from = 0;
-    while (from < upTo) {
-      const s = sec[order[from] as number] as number;
-      let to = from + 1;
-      while (to < upTo && sec[order[to] as number] === s) to++;
-      const table = this.tableFor(to - from);
-      for (let k = from; k < to; k++) table.add(value[order[k] as number] as number, 1);
+  /**
+   * `bySecond[0..length)` reordered by series, stable (so in second order within a series), in a
+   * second array: `bySecond` is this scratch's own order, still needed by the caller.
+   */
+  orderBySeries(series: Int32Array, bySecond: Uint32Array, length: number, seriesCount: number): Uint32Array {
+    if (this.bySeries.length < length) this.bySeries = new Uint32Array(Math.max(length, this.order.length));
+    if (this.seriesSlots.length < seriesCount + 1) this.seriesSlots = new Int32Array(2 * seriesCount + 1);
+    const next = this.seriesSlots;
+    next.fill(0, 0, seriesCount + 1);
+    for (let k = 0; k < length; k++) next[(series[bySecond[k] as number] as number) + 1]!++;
+    for (let s = 1; s <= seriesCount; s++) next[s]! += next[s - 1]!;
+    const out = this.bySeries;
+    for (let k = 0; k < length; k++) {
+      const i = bySecond[k] as number;
+      out[next[series[i] as number]!++] = i;
+    }
+    return out;
+  }
+
+  /** The samples `order[from..to)` (in second order) counted per (second, value). */
+  countSeconds(sec: Float64Array, value: Float64Array, order: Uint32Array, from: number, to: number): CellRun {
+    const run = emptyRun(to - from);
+    for (let a = from; a < to; ) {
+      const s = sec[order[a] as number] as number;
+      let b = a + 1;
+      while (b < to && sec[order[b] as number] === s) b++;
+      const table = this.tableFor(b - a);
+      for (let k = a; k < b; k++) table.add(value[order[k] as number] as number, 1);
       table.drainInto(run, s);
-      from = to;
+      a = b;
     }
     return run;
   }
@@ -368,25 +415,61 @@ class ValueTable {
   }
 }
 
-/** Untimed samples: counted by value alone. */
-class ValueCounts {
-  private table = new Map<number, number>();
+/**
+ * Samples without a time, counted per (series, value) in one table for every series: files without
+ * a time column have them all, often in thousands of series.
+ */
+class UntimedCounts {
+  private capacity = 16;
+  private series = new Int32Array(16).fill(-1);
+  private values = new Float64Array(16);
+  private counts = new Float64Array(16);
+  private size = 0;
 
-  add(value: number): void {
-    this.addCount(value, 1);
-  }
-
-  addCount(value: number, n: number): void {
-    // 0 for -0: the Map tells them apart.
+  add(series: number, value: number, n: number): void {
+    // 0 for -0: one value.
     const key = value + 0;
-    this.table.set(key, (this.table.get(key) ?? 0) + n);
+    const mask = this.capacity - 1;
+    for (let i = (hashValue(key) ^ Math.imul(series, 0x9e3779b1)) & mask; ; i = (i + 1) & mask) {
+      const s = this.series[i]!;
+      if (s === -1) {
+        this.series[i] = series;
+        this.values[i] = key;
+        this.counts[i] = n;
+        if (++this.size * 4 > this.capacity * 3) this.grow();
+        return;
+      }
+      if (s === series && this.values[i] === key) {
+        this.counts[i]! += n;
+        return;
+      }
+    }
   }
 
-  drain(): { value: Float64Array; n: Float64Array } {
-    const value = Float64Array.from(this.table.keys());
-    const n = Float64Array.from(this.table.values());
-    this.table = new Map();
-    return { value, n };
+  /** Each series' values and counts, for series 0..seriesCount-1. */
+  bySeries(seriesCount: number): { value: Float64Array; n: Float64Array }[] {
+    const sizes = new Int32Array(seriesCount);
+    for (let i = 0; i < this.capacity; i++) if (this.series[i]! >= 0 && this.series[i]! < seriesCount) sizes[this.series[i]!]!++;
+    const out = Array.from(sizes, (size) => ({ value: new Float64Array(size), n: new Float64Array(size) }));
+    const filled = new Int32Array(seriesCount);
+    for (let i = 0; i < this.capacity; i++) {
+      const s = this.series[i]!;
+      if (s < 0 || s >= seriesCount) continue;
+      const at = filled[s]!++;
+      out[s]!.value[at] = this.values[i]!;
+      out[s]!.n[at] = this.counts[i]!;
+    }
+    return out;
+  }
+
+  private grow(): void {
+    const { series, values, counts, capacity } = this;
+    this.capacity *= 2;
+    this.series = new Int32Array(this.capacity).fill(-1);
+    this.values = new Float64Array(this.capacity);
+    this.counts = new Float64Array(this.capacity);
+    this.size = 0;
+    for (let i = 0; i < capacity; i++) if (series[i]! >= 0) this.add(series[i]!, values[i]!, counts[i]!);
   }
 }
 
@@ -405,8 +488,18 @@ function hashValue(value: number): number {
   return h ^ (h >>> 16);
 }
 
+const NO_VALUES = new Float64Array(0);
+/** Never written: `appended` makes new columns for anything it holds. */
+const NO_CELLS: CellRun = { sec: NO_VALUES, value: NO_VALUES, n: NO_VALUES, length: 0 };
+
 function emptyRun(capacity: number): CellRun {
   return { sec: new Float64Array(capacity), value: new Float64Array(capacity), n: new Float64Array(capacity), length: 0 };
+}
+
+function grownInt(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(size);
+  out.set(a);
+  return out;
 }
 
 function grown(a: Float64Array, size: number): Float64Array<ArrayBuffer> {
