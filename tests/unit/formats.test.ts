@@ -36,7 +36,7 @@ describe('detection picks the module from content alone', () => {
     ['ycsb-raw', 'raw CSV', RAW.slice(0, 65536)],
     ['ycsb-text', 'stdout', STDOUT],
     ['ycsb-text', 'stderr', text('sweep-uniform-a/target-1000/client1.stderr.txt')],
-    ['generic-csv', 'JMeter CSV', 'timeStamp,elapsed,label,responseCode,success\n1795255808000,12,READ,200,true\n'],
+    ['jmeter', 'JMeter CSV', 'timeStamp,elapsed,label,responseCode,success\n1795255808000,12,READ,200,true\n'],
   ];
   for (const [id, name, content] of cases) {
     it(`${name} → ${id}, named "unknown"`, () => {
@@ -180,10 +180,10 @@ describe('.hgrm percentile distribution', () => {
 });
 
 describe('generic per-operation CSV', () => {
-  it('recognises JMeter columns: epoch ms, elapsed in ms, label, success → <OP>-FAILED', async () => {
+  it('reads JMeter columns as the JMeter module does: epoch ms, elapsed in ms, label, success → <OP>-FAILED', async () => {
     const csv = 'timeStamp,elapsed,label,responseCode,success,threadName\n1795255808000,12,READ,200,true,t1\n1795255808100,7,READ,500,false,t1\n1795255808200,3,UPDATE,200,true,t2\n';
     const f = parsed(await readText('jmeter.csv', csv));
-    expect(f.format).toBe('generic-csv');
+    expect(f.format).toBe('jmeter');
     const byOp = Object.fromEntries(f.series.map((s) => [s.op, latencies(s as RawSeries)]));
     expect(byOp).toEqual({ READ: [12000], 'READ-FAILED': [7000], UPDATE: [3000] });
     expect(f.series[0]?.unit).toBe('us');
