@@ -30,6 +30,7 @@ import { chromium, type Browser } from 'playwright-core';
 import type { BenchResult } from '../src/bench/main.tsx';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 import { appWithFiles, appWithLink, coldStart, vmHwmMB, type AppMeasurement, type ShownFigures } from './bench-app.ts';
+import { javaReference, type JavaRun } from './bench-java.ts';
 import { writeHdrLogs, writeRawCsv, writeRealisticRawRun } from './generate-data.ts';
 
 /** The part of @duckdb/node-api the native reference uses. */
@@ -311,6 +312,10 @@ interface AppRow {
   peakMemoryMB: number | null;
   /** The figures on screen equal native DuckDB's count and nearest-rank p50/p99/p99.9; null without native. */
   figuresMatch: boolean | null;
+  /** HdrHistogram logs: the Java reference's time for the same question, and app ÷ Java. */
+  javaSeconds?: number;
+  javaRatio?: number;
+  javaFiguresMatch?: boolean;
 }
 
 /** Native rows (op, count, p50, p99, p999) against what the app's summary table showed. */
@@ -433,8 +438,22 @@ try {
   chromiumVersion = h.chromium;
   const perOp = HDR_CLIENTS * seconds * HDR_VALUES_PER_S;
   const hdrApp = await appWithFiles(server.url, hdrFiles, Object.fromEntries(HDR_OPS.map((op) => [op, perOp])));
-  app.push(appRow(`HdrHistogram V1 logs, ${HDR_CLIENTS} clients × ${HDR_OPS.length} ops`, hdrFiles.length, { histograms: written }, hdrApp, h.result.loadedMs / 1000, null));
-  log(`app: HdrHistogram logs: ${hdrApp.appSeconds.toFixed(2)} s on screen`);
+  const java = javaReference(path.join('.bench-data', 'java'));
+  const javaRun: JavaRun | null = 'run' in java ? java.run(hdrFiles) : null;
+  app.push({
+    ...appRow(`HdrHistogram V1 logs, ${HDR_CLIENTS} clients × ${HDR_OPS.length} ops`, hdrFiles.length, { histograms: written }, hdrApp, h.result.loadedMs / 1000, null),
+    ...(javaRun
+      ? {
+          javaSeconds: round(javaRun.seconds),
+          javaRatio: round(hdrApp.appSeconds / javaRun.seconds, 2),
+          javaFiguresMatch: Object.entries(javaRun.ops).every(([op, j]) => {
+            const s = hdrApp.figures[op];
+            return s !== undefined && s.count === j.count && s.p50 === j.p50 && s.p99 === j.p99 && s['p99.9'] === j['p99.9'];
+          }),
+        }
+      : {}),
+  });
+  log(`app: HdrHistogram logs: ${hdrApp.appSeconds.toFixed(2)} s on screen${javaRun ? `, Java reference ${javaRun.seconds.toFixed(2)} s` : ''}`);
   rmSync(path.join(work, 'hdr'), { recursive: true, force: true });
   log(`HdrHistogram logs: ${written.toLocaleString('en-US')} histograms decoded in ${(h.result.parsedMs / 1000).toFixed(2)} s`);
 
@@ -476,7 +495,9 @@ try {
     memorySource: 'Chromium renderer peak RSS: /proc/<pid>/status VmHWM, reset per phase, pids from CDP SystemInfo.getProcessInfo',
     app,
     coldStart: { firstPaintMs: cold.firstPaintMs === null ? null : round(cold.firstPaintMs, 1), sampleSummaryMs: round(cold.sampleSummaryMs, 1) },
-    java: 'not run: the HdrHistogram Java reference is not installed by the bench',
+    java: javaRun
+      ? { reference: 'HdrHistogram 2.2.2 (Maven Central): HistogramLogReader + Histogram.add per operation, one JVM', seconds: round(javaRun.seconds), jvmSeconds: round(javaRun.jvmSeconds) }
+      : { missing: 'missing' in java ? java.missing : 'not run' },
   };
 
   if (json) console.log(JSON.stringify(doc, null, 2));
@@ -525,10 +546,16 @@ function printTable(doc: {
   console.log(`  peak memory               ${n(h.peakMemoryMB)} MB`);
   console.log(`  UI tasks ≥ 50 ms, ingest  ${longTasks(h.ingestLongTasks)}`);
   console.log(`\nThe built app, from the user's action to the final figures on screen (cold start: first paint ${n(doc.coldStart.firstPaintMs)} ms, sample summary ${n(doc.coldStart.sampleSummaryMs)} ms)`);
-  const aw = [62, 9, 9, 9, 7, 8, 8];
-  console.log(pad(['case', 'app s', 'engine s', 'native s', 'ratio', 'peak MB', 'equal'], aw));
+  const aw = [62, 9, 9, 9, 7, 9, 7, 8, 8];
+  console.log(pad(['case', 'app s', 'engine s', 'native s', 'ratio', 'Java s', 'ratio', 'peak MB', 'equal'], aw));
   for (const a of doc.app) {
-    console.log(pad([a.case, n(a.appSeconds, 2), n(a.engineSeconds, 2), n(a.nativeSeconds, 2), a.nativeRatio === null ? '–' : `${n(a.nativeRatio, 2)}×`, n(a.peakMemoryMB), a.figuresMatch === null ? '–' : a.figuresMatch ? 'yes' : 'NO'], aw));
+    const equal = a.javaFiguresMatch ?? a.figuresMatch;
+    console.log(
+      pad(
+        [a.case, n(a.appSeconds, 2), n(a.engineSeconds, 2), n(a.nativeSeconds, 2), a.nativeRatio === null ? '–' : `${n(a.nativeRatio, 2)}×`, n(a.javaSeconds ?? null, 2), a.javaRatio === undefined ? '–' : `${n(a.javaRatio, 2)}×`, n(a.peakMemoryMB), equal === null ? '–' : equal ? 'yes' : 'NO'],
+        aw,
+      ),
+    );
   }
   console.log(`\npeak memory over all phases: ${n(doc.peakMemoryMB)} MB (Chromium renderer peak RSS, VmHWM)`);
   console.log('UI tasks≥50 = main-thread long tasks while files were read and loaded: count (longest ms)');

@@ -55,6 +55,10 @@ describe.skipIf(!existsSync('/usr/bin/chromium'))('npm run bench -- --json (tiny
       if (nativeAvailable() && a.rows !== undefined) expect(a.figuresMatch, JSON.stringify(a)).toBe(true);
     }
     expect(positive(doc.coldStart.firstPaintMs) && positive(doc.coldStart.sampleSummaryMs)).toBe(true);
+    // The HdrHistogram Java reference runs where Java and Maven are, and gives the app's figures.
+    const hdr = doc.app.find((a: { histograms?: number }) => a.histograms !== undefined);
+    if (doc.java.seconds !== undefined) expect(positive(hdr.javaSeconds) && positive(hdr.javaRatio) && hdr.javaFiguresMatch, JSON.stringify(hdr)).toBe(true);
+    else expect(doc.java.missing, JSON.stringify(doc.java)).toMatch(/\S/);
     // Counted, not judged: the page's responsiveness during ingest is a figure of the full run.
     for (const t of [doc.rawCsv.ingestLongTasks, doc.hdr.ingestLongTasks]) {
       expect(Number.isInteger(t.count) && t.count >= 0 && t.longestMs >= (t.count > 0 ? 50 : 0), JSON.stringify(t)).toBe(true);
