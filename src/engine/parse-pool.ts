@@ -54,12 +54,15 @@ export function csvMappingsOf(input: InputFile): Pick<ReadOptions, 'csvMappings'
  * Parse workers beyond a few buy nothing: each holds its own heap and copy of the parsers, and
  * loading into DuckDB afterwards runs on one thread.
  */
-const MAX_PARSE_WORKERS = 4;
+export const MAX_PARSE_WORKERS = 4;
 
-/** How many parse workers a load of `files` files uses: fewer than two would only add start-up time. */
-export function parseWorkerCount(files: number): number {
+/**
+ * How many parse workers a load of `pieces` pieces of work uses (a file, or the parts of a file
+ * large enough to be read in parts): fewer than two would only add start-up time.
+ */
+export function parseWorkerCount(pieces: number): number {
   const cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1;
-  const count = Math.min(files, cores, MAX_PARSE_WORKERS);
+  const count = Math.min(pieces, cores, MAX_PARSE_WORKERS);
   return count >= 2 && typeof Worker !== 'undefined' ? count : 0;
 }
 

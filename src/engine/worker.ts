@@ -10,8 +10,8 @@ import { openBrowserDb } from './browser-db.ts';
 import { runChartQuery } from './chart-queries.ts';
 import { inOrder } from './in-order.ts';
 import { streamOf } from './input-stream.ts';
-import { parseHere, ParsePool, parseWorkerCount, type ParseFile } from './parse-pool.ts';
-import { readInParts } from './file-parts.ts';
+import { MAX_PARSE_WORKERS, parseHere, ParsePool, parseWorkerCount, type ParseFile } from './parse-pool.ts';
+import { PART_MIN_BYTES, readInParts } from './file-parts.ts';
 import { buildSnapshot } from './snapshot-build.ts';
 import { comparisonFileToSnapshot, looksLikeComparisonFile, type Snapshot } from '../state/snapshot.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, LoadResult, Regrouping, WorkerEvent, WorkerRequest } from './protocol.ts';
@@ -131,7 +131,8 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
   const unmapped: CsvPreview[] = [];
   let cancelled = false;
   let comparison: Snapshot | null = null;
-  const workers = parseWorkerCount(files.length);
+  // A file large enough to be read in parts can keep every parse worker busy on its own.
+  const workers = parseWorkerCount(files.reduce((n, f) => n + ((f.file?.size ?? 0) >= PART_MIN_BYTES ? MAX_PARSE_WORKERS : 1), 0));
   const pool = workers > 0 ? new ParsePool(workers, parseHere) : null;
   const parse = pool?.parse ?? parseHere;
   // Inputs are read and parsed ahead, up to two per parse worker, but taken strictly in order:

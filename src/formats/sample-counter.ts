@@ -322,31 +322,33 @@ class Scratch {
   /** Two runs as one: a second in both has its values counted together. */
   merge(a: CellRun, b: CellRun): CellRun {
     const out = emptyRun(a.length + b.length);
-    // Parts of a file read in time order: one run's seconds all before the other's.
-    const [first, second] = a.length > 0 && b.length > 0 && (b.sec[b.length - 1] as number) < (a.sec[0] as number) ? [b, a] : [a, b];
-    if (first.length === 0 || second.length === 0 || (first.sec[first.length - 1] as number) < (second.sec[0] as number)) {
-      copyCells(first, 0, first.length, out);
-      copyCells(second, 0, second.length, out);
-      return out;
-    }
     let i = 0;
     let j = 0;
     while (i < a.length || j < b.length) {
-      const sa = i < a.length ? (a.sec[i] as number) : Infinity;
-      const sb = j < b.length ? (b.sec[j] as number) : Infinity;
-      const s = Math.min(sa, sb);
+      // Where one run is ahead of the other (parts of a file read in time order, a run of late
+      // samples), its cells up to the other's next second are copied in one piece.
+      if (j === b.length || (i < a.length && (a.sec[i] as number) < (b.sec[j] as number))) {
+        const until = firstAtOrAfter(a, i, j < b.length ? (b.sec[j] as number) : Infinity);
+        copyCells(a, i, until, out);
+        i = until;
+        continue;
+      }
+      if (i === a.length || (b.sec[j] as number) < (a.sec[i] as number)) {
+        const until = firstAtOrAfter(b, j, i < a.length ? (a.sec[i] as number) : Infinity);
+        copyCells(b, j, until, out);
+        j = until;
+        continue;
+      }
+      // A second in both: its values counted together.
+      const s = a.sec[i] as number;
       const ia = i;
       while (i < a.length && a.sec[i] === s) i++;
       const jb = j;
       while (j < b.length && b.sec[j] === s) j++;
-      if (jb === j) copyCells(a, ia, i, out);
-      else if (ia === i) copyCells(b, jb, j, out);
-      else {
-        const table = this.tableFor(i - ia + j - jb);
-        for (let k = ia; k < i; k++) table.add(a.value[k] as number, a.n[k] as number);
-        for (let k = jb; k < j; k++) table.add(b.value[k] as number, b.n[k] as number);
-        table.drainInto(out, s);
-      }
+      const table = this.tableFor(i - ia + j - jb);
+      for (let k = ia; k < i; k++) table.add(a.value[k] as number, a.n[k] as number);
+      for (let k = jb; k < j; k++) table.add(b.value[k] as number, b.n[k] as number);
+      table.drainInto(out, s);
     }
     return out;
   }
@@ -522,6 +524,18 @@ function appended(main: CellRun, run: CellRun, from: number): CellRun {
   }
   copyCells(run, from, run.length, out);
   return out;
+}
+
+/** The first cell of `run` from `from` on whose second is at or after `sec` (binary search). */
+function firstAtOrAfter(run: CellRun, from: number, sec: number): number {
+  let lo = from;
+  let hi = run.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((run.sec[mid] as number) < sec) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function copyCells(from: CellRun, start: number, end: number, to: CellRun): void {
