@@ -168,3 +168,17 @@ test('an SLA rule is judged per run, and a time window re-queries every figure',
   await page.getByRole('button', { name: 'whole runs' }).click();
   await expect.poll(async () => Number(await count())).toBe(whole);
 });
+
+test('at 1280 px the page never scrolls sideways: the runs table scrolls inside; runs in natural order, named in the title', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/');
+  await expect(page.getByTestId('runs-panel')).toBeVisible();
+  await expect(page.getByTestId('engine-status')).toContainText('DuckDB ready', { timeout: 60_000 });
+  await expect(page.getByTestId('progress')).toHaveCount(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+  const runs = await page.locator('[data-testid=runs-panel] tr[data-run-key]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run-key')));
+  const sweep = runs.filter((k) => k?.includes('sweep-uniform-a/'));
+  expect(sweep.map((k) => k?.split('/').pop())).toEqual(['target-250', 'target-500', 'target-1000', 'target-2000', 'target-unthrottled']);
+  await expect(page).toHaveTitle(/^intended-a\/target-5000, raw-csv-b\/target-unthrottled, split-for-heat\/target-800 and 5 more — benchlens$/);
+  await page.screenshot({ path: `${ARTIFACTS}/runs-1280.png` });
+});
