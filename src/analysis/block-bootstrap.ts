@@ -171,18 +171,22 @@ export function politisWhite(series: ArrayLike<number>): BlockLengthEstimate {
   return { blockLength: Math.min(bMax, Math.max(1, Math.ceil(b))), window: M, shortfall };
 }
 
-/** The most the variance correction may multiply by: beyond it the run is too short for its own autocorrelation. */
+/**
+ * The most the variance correction multiplies by. A run that would need more is short for how long
+ * its figures stay correlated: its interval gets this much and a caveat, rather than a factor
+ * estimated from a handful of blocks.
+ */
 export const MAX_VARIANCE_CORRECTION = 2;
 
 /**
  * The factor that undoes the moving-block bootstrap's known downward bias in variance for blocks of
  * b seconds in a run of n: 1 / (1 − shortfall/b − b/n) — the autocorrelation beyond a block
- * (Künsch's −G/b) and the centring of blocks on the run's own mean (−b/n, Lahiri 2003 §3.2). Null
- * when that would exceed MAX_VARIANCE_CORRECTION.
+ * (Künsch's −G/b) and the centring of blocks on the run's own mean (−b/n, Lahiri 2003 §3.2) — at
+ * most MAX_VARIANCE_CORRECTION.
  */
-export function varianceCorrection(shortfall: number, b: number, n: number): number | null {
+export function varianceCorrection(shortfall: number, b: number, n: number): number {
   const kept = 1 - shortfall / b - b / n;
-  return kept >= 1 / MAX_VARIANCE_CORRECTION ? 1 / kept : null;
+  return kept > 1 / MAX_VARIANCE_CORRECTION ? 1 / kept : MAX_VARIANCE_CORRECTION;
 }
 
 // ---- Per-second histograms ----------------------------------------------------------------------
@@ -203,21 +207,28 @@ export interface SecondHistograms {
   raw: boolean;
 }
 
-/** Collects (second, value, count) cells in any order and numbers the distinct values. */
+/**
+ * Collects (second, key, count) cells in any order and numbers the distinct keys in order. A key is
+ * the value itself, or anything that sorts as the values do (an HdrHistogram counts index) with
+ * `valueOf` giving the value: small whole-number keys are numbered with a plain array, others
+ * through a hash table.
+ */
 export class SecondHistogramsBuilder {
   private t = new Uint32Array(1024);
   private v = new Float64Array(1024);
   private n = new Float64Array(1024);
   private cells = 0;
 
+  /** `seconds`: the length of the time axis, or null when finish() is told it. */
   constructor(
-    private readonly seconds: number,
+    private readonly seconds: number | null,
     private readonly raw: boolean,
+    private readonly valueOf: (key: number) => number = (key) => key,
   ) {}
 
-  /** Cells start..end-1 of columns `values` / `counts`, in second `t` (0 ≤ t < seconds). */
+  /** Cells start..end-1 of columns `values` (keys) / `counts`, in second `t` (0 ≤ t < seconds). */
   add(t: number, values: ArrayLike<number>, counts: ArrayLike<number>, start = 0, end = counts.length): void {
-    if (!(t >= 0 && t < this.seconds && Number.isInteger(t))) throw new RangeError(`second ${t} is outside 0..${this.seconds - 1}`);
+    if (!(t >= 0 && (this.seconds === null || t < this.seconds) && Number.isInteger(t))) throw new RangeError(`second ${t} is outside the time axis (0..${(this.seconds ?? Infinity) - 1})`);
     if (this.cells + end - start > this.n.length) this.grow(this.cells + end - start);
     for (let i = start; i < end; i++) {
       const c = counts[i] as number;
@@ -241,14 +252,18 @@ export class SecondHistogramsBuilder {
     this.n = n;
   }
 
-  finish(): SecondHistograms {
+  /** The histograms; `seconds` is the axis's length when the constructor was not told it. */
+  finish(seconds = this.seconds): SecondHistograms {
+    if (seconds === null) throw new RangeError('the length of the time axis is needed');
     const cells = this.cells;
-    const { slotValue, slotOfCell } = numberValues(this.v.subarray(0, cells));
+    for (let i = 0; i < cells; i++) if ((this.t[i] as number) >= seconds) throw new RangeError(`second ${this.t[i]} is outside 0..${seconds - 1}`);
+    const { keys, slotOfCell } = numberKeys(this.v.subarray(0, cells));
+    const slotValue = keys.map(this.valueOf);
     // Cells grouped by second (a counting sort); within a second in the order they came.
-    const rowStart = new Uint32Array(this.seconds + 1);
+    const rowStart = new Uint32Array(seconds + 1);
     for (let i = 0; i < cells; i++) rowStart[(this.t[i] as number) + 1]!++;
-    for (let t = 0; t < this.seconds; t++) rowStart[t + 1] = (rowStart[t + 1] as number) + (rowStart[t] as number);
-    const next = rowStart.slice(0, this.seconds);
+    for (let t = 0; t < seconds; t++) rowStart[t + 1] = (rowStart[t + 1] as number) + (rowStart[t] as number);
+    const next = rowStart.slice(0, seconds);
     const slot = new Uint32Array(cells);
     const count = new Float64Array(cells);
     for (let i = 0; i < cells; i++) {
@@ -259,18 +274,45 @@ export class SecondHistogramsBuilder {
       count[at] = this.n[i] as number;
     }
     this.cells = 0;
-    return { seconds: this.seconds, rowStart, slot, count, slotValue, raw: this.raw };
+    return { seconds, rowStart, slot, count, slotValue, raw: this.raw };
   }
 }
 
 const hashBits = new Float64Array(1);
 const hashWords = new Uint32Array(hashBits.buffer);
 
+/** Whole-number keys spanning at most this many values are numbered through a plain array. */
+const DENSE_KEY_SPAN = 1 << 22;
+
+/** The distinct keys ascending, and each cell's key's index among them. */
+function numberKeys(keys: Float64Array): { keys: Float64Array; slotOfCell: Uint32Array } {
+  let min = Infinity;
+  let max = -Infinity;
+  let whole = true;
+  for (let i = 0; i < keys.length && whole; i++) {
+    const k = keys[i] as number;
+    whole = Number.isInteger(k);
+    if (k < min) min = k;
+    if (k > max) max = k;
+  }
+  if (!whole || keys.length === 0 || max - min >= DENSE_KEY_SPAN) return hashedKeys(keys);
+  // Mark the keys present, number them in order, then look each cell's up.
+  const slotAt = new Int32Array(max - min + 1);
+  for (let i = 0; i < keys.length; i++) slotAt[(keys[i] as number) - min] = 1;
+  let distinct = 0;
+  for (let j = 0; j < slotAt.length; j++) if (slotAt[j] === 1) slotAt[j] = ++distinct;
+  const sorted = new Float64Array(distinct);
+  for (let j = 0; j < slotAt.length; j++) if ((slotAt[j] as number) > 0) sorted[(slotAt[j] as number) - 1] = min + j;
+  const slotOfCell = new Uint32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) slotOfCell[i] = (slotAt[(keys[i] as number) - min] as number) - 1;
+  return { keys: sorted, slotOfCell };
+}
+
 /**
- * The distinct values ascending, and each value's index among them. An open-addressing table over
- * the values' bits: a Set or a Map of a million doubles, or sorting them all, costs several times more.
+ * As numberKeys, for any keys: an open-addressing table over their bits (a Set or a Map of a
+ * million doubles, or sorting them all, costs several times more).
  */
-function numberValues(values: Float64Array): { slotValue: Float64Array; slotOfCell: Uint32Array } {
+function hashedKeys(values: Float64Array): { keys: Float64Array; slotOfCell: Uint32Array } {
   let capacity = 1024;
   while (capacity < 2 * values.length) capacity *= 2;
   const keys = new Float64Array(capacity).fill(Number.NaN);
@@ -297,7 +339,7 @@ function numberValues(values: Float64Array): { slotValue: Float64Array; slotOfCe
   order.forEach((d, r) => (rank[d] = r));
   const slotOfCell = new Uint32Array(values.length);
   for (let i = 0; i < values.length; i++) slotOfCell[i] = rank[entryOf[i] as number] as number;
-  return { slotValue: Float64Array.from(order, (d) => distinct[d] as number), slotOfCell };
+  return { keys: Float64Array.from(order, (d) => distinct[d] as number), slotOfCell };
 }
 
 /** Samples in each second of [from, to). */
@@ -363,6 +405,8 @@ export interface ResamplePlan {
   blocksPer: number;
   starts: Int32Array;
   ends: Int32Array;
+  /** The segments' block lengths: most blocks are this long (the last of each segment is cut). */
+  blockLengths: readonly number[];
 }
 
 export function resamplePlan(segments: readonly Segment[], resamples: number, rng: Rng): ResamplePlan {
@@ -381,12 +425,12 @@ export function resamplePlan(segments: readonly Segment[], resamples: number, rn
       }
     }
   }
-  return { resamples, blocksPer, starts, ends };
+  return { resamples, blocksPer, starts, ends, blockLengths: [...new Set(segments.map((s) => s.blockLength))] };
 }
 
 /** The plan whose one resample is every second once: the merged figures themselves. */
 export function identityPlan(segments: readonly Segment[]): ResamplePlan {
-  return { resamples: 1, blocksPer: segments.length, starts: Int32Array.from(segments, (s) => s.from), ends: Int32Array.from(segments, (s) => s.to) };
+  return { resamples: 1, blocksPer: segments.length, starts: Int32Array.from(segments, (s) => s.from), ends: Int32Array.from(segments, (s) => s.to), blockLengths: [] };
 }
 
 /** Σ over a resample's blocks of values[t] for t in each block, from prefix sums (prefix[t] = Σ values[0..t-1]). */
@@ -445,10 +489,24 @@ export class PercentileTables {
     const coarse = this.coarse;
     const from = resample * plan.blocksPer;
     const to = from + plan.blocksPer;
+    let length = -1;
+    let sums: Float64Array | null = null;
     for (let i = from; i < to; i++) {
-      const z = (plan.ends[i] as number) * G;
-      const a = (plan.starts[i] as number) * G;
-      for (let g = 0; g < G; g++) v[g] = (v[g] as number) + (coarse[z + g] as number) - (coarse[a + g] as number);
+      const start = plan.starts[i] as number;
+      const end = plan.ends[i] as number;
+      if (end - start !== length) {
+        length = end - start;
+        sums = plan.blockLengths.includes(length) ? this.blockSums(length) : null;
+      }
+      if (sums) {
+        // A block of the usual length: its counts per group, summed ahead (one row, not two).
+        const at = start * G;
+        for (let g = 0; g < G; g++) v[g] = (v[g] as number) + (sums[at + g] as number);
+      } else {
+        const z = end * G;
+        const a = start * G;
+        for (let g = 0; g < G; g++) v[g] = (v[g] as number) + (coarse[z + g] as number) - (coarse[a + g] as number);
+      }
     }
     let total = 0;
     for (let g = 0; g < G; g++) total += v[g] as number;
@@ -464,6 +522,23 @@ export class PercentileTables {
       out[k] = this.h.slotValue[this.slotAtRank(g, rank - before, plan, from, to)] as number;
     }
     return total;
+  }
+
+  private readonly blocks = new Map<number, Float64Array>();
+
+  /** (seconds − length + 1) × groups: the counts per group of every block of `length` seconds. */
+  private blockSums(length: number): Float64Array {
+    let sums = this.blocks.get(length);
+    if (!sums) {
+      const G = this.groups;
+      const starts = this.h.seconds - length + 1;
+      sums = new Float64Array(Math.max(0, starts) * G);
+      for (let s = 0; s < starts; s++) {
+        for (let g = 0; g < G; g++) sums[s * G + g] = (this.coarse[(s + length) * G + g] as number) - (this.coarse[s * G + g] as number);
+      }
+      this.blocks.set(length, sums);
+    }
+    return sums;
   }
 
   /** The slot of group g where the resample's count within the group first reaches `rank`. */

@@ -11,11 +11,13 @@ import {
   samplesPerSecond,
   slotOf,
   varianceCorrection,
+  MAX_VARIANCE_CORRECTION,
   type ResamplePlan,
   type SecondHistograms,
   type Segment,
 } from './block-bootstrap.ts';
 import { studentTQuantile } from './student-t.ts';
+import type { CompareMethod, CompareResult, ComparisonRow, SideSummary, Verdict } from '../model/comparison.ts';
 
 /**
  * A/B comparison of two runs, or two groups of runs, with a 95% confidence interval of the ratio
@@ -39,9 +41,6 @@ import { studentTQuantile } from './student-t.ts';
  *   shorter than MIN_SECONDS: the figures and their ratio, and the reason no interval is given.
  */
 
-export type Verdict = 'better' | 'worse' | 'same';
-export type CompareMethod = 'block-bootstrap' | 'between-runs' | 'none';
-
 export const DEFAULT_PERCENTILES: readonly number[] = [50, 99, 99.9];
 export const DEFAULT_RESAMPLES = 2000;
 /** Any fixed seed: what matters is that every comparison of the same data uses the same one. */
@@ -61,8 +60,8 @@ export const THROUGHPUT = 'throughput';
 export interface OpFigures {
   count: number;
   unit: string;
-  /** 'exact' for raw values, else the HdrHistogram precision ('3 digits, lowest 1'). */
-  precision: string;
+  /** 'exact values' for raw samples, else the HdrHistogram precision; null when unknown (a figures-only comparison). */
+  precision: string | null;
   values: Record<string, number | null>;
 }
 
@@ -100,47 +99,8 @@ export interface CompareOptions {
   seed?: number;
 }
 
-export interface ComparisonRow {
-  op: string;
-  /** 'p99', 'p99.9', … or 'throughput'. */
-  stat: string;
-  /** µs for percentiles, ops/s for throughput. */
-  baseline: number | null;
-  candidate: number | null;
-  ratio: number | null;
-  ciLow: number | null;
-  ciHigh: number | null;
-  verdict: Verdict | null;
-  method: CompareMethod;
-  /** benchstat's way: "+12.3% ± 4.1%", "~" when not significant, "" without an interval. */
-  delta: string;
-  /** Why there is no interval. */
-  note?: string;
-}
 
-export interface SideSummary {
-  label: string;
-  runs: string[];
-  /** Per run: seconds resampled and the block length used (bootstrap only). */
-  seconds: number[];
-  blockLengthS: number[];
-}
 
-export interface CompareResult {
-  baseline: SideSummary;
-  candidate: SideSummary;
-  percentiles: number[];
-  method: CompareMethod;
-  /** The method in words, with its parameters, for the page, the report and the CLI. */
-  methodText: string;
-  confidence: number;
-  resamples: number;
-  seed: number;
-  rows: ComparisonRow[];
-  /** Why something asked for could not be compared at all. */
-  problems: string[];
-  notes: string[];
-}
 
 export const statKey = (p: number): string => `p${p}`;
 
@@ -199,7 +159,7 @@ function commonOps(baseline: SideInput, candidate: SideInput): { ops: string[]; 
   for (const op of shared) {
     const figures = [...baseline.runs, ...candidate.runs].map((r) => r.ops[op] as OpFigures);
     const units = [...new Set(figures.map((f) => f.unit))];
-    const precisions = [...new Set(figures.map((f) => f.precision))];
+    const precisions = [...new Set(figures.map((f) => f.precision).filter((p) => p !== null))];
     if (units.length > 1) problems.push(`${op}: the runs record latency in different units (${units.join(' vs ')}); not compared`);
     else if (precisions.length > 1) {
       problems.push(`${op}: the runs' latencies have different precision (${precisions.join(' vs ')}), so a difference of a bucket's width could be an artefact of the buckets; not compared`);
@@ -290,8 +250,8 @@ interface PreparedSide {
   /** Samples of each op over the whole side. */
   counts: Map<string, number>;
   segments: Segment[];
-  /** Per run: the factor its resamples' spread is widened by (null: the run is too short for its autocorrelation). */
-  corrections: (number | null)[];
+  /** Per run: the factor its resamples' variance is widened by (at most MAX_VARIANCE_CORRECTION). */
+  corrections: number[];
 }
 
 /**
@@ -320,7 +280,7 @@ function prepareSide(seconds: SideSeconds, ops: readonly string[], percentiles: 
     observed.set(keyOf(op, THROUGHPUT), n / duration);
     percentiles.forEach((p, k) => observed.set(keyOf(op, statKey(p)), out[k] as number));
   }
-  const corrections: (number | null)[] = [];
+  const corrections: number[] = [];
   const segments = seconds.segments.map(({ from, to }) => {
     const series: ArrayLike<number>[] = [seconds.opsPerSecond.subarray(from, to)];
     for (const op of ops) {
@@ -363,17 +323,16 @@ function resampleSide(side: PreparedSide, plan: ResamplePlan, ops: readonly stri
   return values;
 }
 
-/** A side's correction: its runs' factors weighted by their seconds; null if any run's is. */
-function sideCorrection(side: PreparedSide): number | null {
+/** A side's correction: its runs' factors weighted by their seconds, and whether any run's reached the cap. */
+function sideCorrection(side: PreparedSide): { factor: number; capped: boolean } {
   let weighted = 0;
   let seconds = 0;
-  for (const [run, factor] of side.corrections.entries()) {
-    if (factor === null) return null;
+  side.corrections.forEach((factor, run) => {
     const s = side.segments[run] as Segment;
     weighted += factor * (s.to - s.from);
     seconds += s.to - s.from;
-  }
-  return seconds > 0 ? weighted / seconds : 1;
+  });
+  return { factor: seconds > 0 ? weighted / seconds : 1, capped: side.corrections.some((f) => f >= MAX_VARIANCE_CORRECTION) };
 }
 
 interface ResampledSide {
@@ -431,9 +390,10 @@ function bootstrapRows(b: ResampledSide, c: ResampledSide, ops: readonly string[
       return plainRow(input, 'none', `a ${stat} of 0 has no ratio`);
     }
     const spread: { centre: number; scale: number; values: Float64Array }[] = [];
+    const short: string[] = [];
     for (const [name, s] of sides) {
-      const factor = sideCorrection(s.prepared);
-      if (factor === null) return plainRow(input, 'none', `the ${name}'s runs are too short for how long their per-second figures stay correlated: no interval can be trusted`);
+      const { factor, capped } = sideCorrection(s.prepared);
+      if (capped) short.push(name);
       spread.push({ centre: Math.log(s.prepared.observed.get(key) as number), scale: Math.sqrt(factor), values: s.values.get(key) as Float64Array });
     }
     const [bs, cs] = spread as [(typeof spread)[number], (typeof spread)[number]];
@@ -450,7 +410,12 @@ function bootstrapRows(b: ResampledSide, c: ResampledSide, ops: readonly string[
     logRatios.sort();
     const centre = Math.log(input.candidate / input.baseline);
     const widen = studentTQuantile(1 - low, bootstrapDegreesOfFreedom([bs, cs], [b.prepared, c.prepared])) / Z_975;
-    return intervalRow(input, 'block-bootstrap', input.candidate / input.baseline, Math.exp(centre + widen * (quantile(logRatios, low) - centre)), Math.exp(centre + widen * (quantile(logRatios, 1 - low) - centre)));
+    const row = intervalRow(input, 'block-bootstrap', input.candidate / input.baseline, Math.exp(centre + widen * (quantile(logRatios, low) - centre)), Math.exp(centre + widen * (quantile(logRatios, 1 - low) - centre)));
+    if (short.length > 0) {
+      const who = short.length === 2 ? 'both sides\' runs are' : `the ${short[0]}'s runs are`;
+      row.note = `${who} short for how long their per-second figures stay correlated: the interval is widened by the most allowed (×${MAX_VARIANCE_CORRECTION} in variance) and may still be too narrow`;
+    }
+    return row;
   });
 }
 
@@ -507,10 +472,12 @@ export function compareSides(baseline: SideInput, candidate: SideInput, options:
   }) as [ResampledSide, ResampledSide];
   const bLengths = b.prepared.segments.map((s) => s.blockLength);
   const cLengths = c.prepared.segments.map((s) => s.blockLength);
+  const factor = (side: ResampledSide) => `×${sideCorrection(side.prepared).factor.toFixed(2)}`;
   const methodText =
     `moving-block bootstrap over each run's seconds: ${resamples.toLocaleString('en-US')} resamples (seed ${seed}) per side, ` +
     `blocks of ${seconds(bLengths)} (baseline) and ${seconds(cLengths)} (candidate), chosen from the autocorrelation of per-second throughput and latency (Politis–White); ` +
-    `every resample's percentiles read exactly from its summed per-second histograms; ${CONFIDENCE * 100}% percentile interval of the ratio of paired resamples`;
+    `every resample's percentiles read exactly from its summed per-second histograms; the ${CONFIDENCE * 100}% percentile interval of the ratio of paired resamples, ` +
+    `its variance widened for what blocks cut off (${factor(b)} baseline, ${factor(c)} candidate) and by t for the blocks' degrees of freedom`;
   return {
     ...base,
     baseline: sideSummary(baseline, bLengths),

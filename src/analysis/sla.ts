@@ -65,6 +65,24 @@ export function parseSlaRule(text: string): SlaRule {
   return rule;
 }
 
+/**
+ * Several rules, all of which must hold: separated by ';' or line breaks. Each one that cannot be
+ * read is an error naming it; the rules that can be read are returned beside the errors.
+ */
+export function parseSlaRules(text: string): { rules: SlaRule[]; errors: string[] } {
+  const rules: SlaRule[] = [];
+  const errors: string[] = [];
+  for (const part of text.split(/[;\n]/)) {
+    if (!part.trim()) continue;
+    try {
+      rules.push(parseSlaRule(part));
+    } catch (e) {
+      errors.push(e instanceof Error ? e.message : String(e));
+    }
+  }
+  return { rules, errors };
+}
+
 /** The rule in the canonical form parseSlaRule reads back to the same rule. */
 export function formatSlaRule(rule: SlaRule): string {
   const latency = `p${rule.percentile} of ${rule.op} <= ${formatLatency(rule.maxLatencyUs, 'us')}`;

@@ -22,6 +22,7 @@ import { BucketSum } from './bucket-sum.ts';
 import { refreshSeriesHistograms, SCHEMA_SQL } from './schema.ts';
 import { SecondCells, TimeLevels } from './second-cells.ts';
 import type { SeriesSource } from '../model/figures.ts';
+import type { CompareResult } from '../model/comparison.ts';
 
 /** What the engine knows about one latency series; the bulk data sits in DuckDB. */
 export interface SeriesInfo {
@@ -92,6 +93,8 @@ export class Store {
   series: SeriesInfo[] = [];
   /** Bumped on every change of the data, so derived results can be cached. */
   version = 0;
+  /** The A/B comparison a loaded comparison (link or file) carried, as computed before it was shared. */
+  carriedComparison: CompareResult | null = null;
   private memos = { version: -1, values: new Map<string, unknown>() };
   /** Seconds per block in DuckDB's `blocks`. */
   readonly blockS: number;
@@ -202,6 +205,7 @@ export class Store {
     this.runs = [];
     this.series = [];
     this.levels.clear();
+    this.carriedComparison = null;
     this.version++;
   }
 
@@ -297,6 +301,7 @@ export class Store {
    */
   addSnapshot(snapshot: Snapshot): void {
     const first = this.series.length;
+    this.carriedComparison = snapshot.comparison ?? null;
     for (const r of snapshot.runs) {
       const runId = this.runs.length;
       this.runs.push({ id: runId, key: r.key, label: r.label, paths: [], clients: [], fixed: r });

@@ -5,6 +5,7 @@ import type { HdrPrecision } from '../model/types.ts';
 import { decodeIntegers, encodeIntegers, LinkCodecError } from './link-codec.ts';
 import { DISTRIBUTION_PERCENTILES, percentileRank, PERCENTILES } from '../model/percentiles.ts';
 import type { OpSummary, RunSummary, ThroughputSeries } from '../model/figures.ts';
+import type { CompareResult } from '../model/comparison.ts';
 
 /**
  * A comparison as data: per run, its metadata, and per operation the merged histogram (every
@@ -93,6 +94,11 @@ export type SnapshotRun = Omit<RunSummary, 'id' | 'dir' | 'paths' | 'ops'> & {
 
 export interface Snapshot {
   runs: SnapshotRun[];
+  /**
+   * The A/B comparison shown when it was shared: its intervals need the runs' per-second data,
+   * which a comparison does not carry, so it travels as computed.
+   */
+  comparison?: CompareResult;
 }
 
 export class SnapshotError extends Error {}

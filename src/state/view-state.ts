@@ -31,6 +31,25 @@ export interface RunLabels {
   /** Utilisation % from the database's own monitoring, when the user has it. */
   utilisationPct?: number;
   hidden?: boolean;
+  /** Which repeat of its configuration the run is (runs alike but for this are repeats). */
+  repeat?: string;
+}
+
+/**
+ * An A/B comparison (src/analysis/compare.ts): each side a run key, or a group of runs by label
+ * (`system=Redis`, `loadLevel=3,000 ops/s`); the percentiles compared (absent = 50, 99, 99.9).
+ */
+export interface CompareState {
+  baseline: string;
+  candidate: string;
+  percentiles?: number[];
+}
+
+/** A system's price for capacity at the SLA: per node-hour, the cluster's month, or DynamoDB's model. */
+export interface SystemPriceState {
+  nodeHourly?: number;
+  monthly?: number;
+  dynamodb?: 'provisioned' | 'on-demand';
 }
 
 export interface ViewState {
@@ -64,6 +83,12 @@ export interface ViewState {
   data: string;
   /** CSV column mappings the user gave, by header key → map spec (src/formats/csv-mapping.ts). */
   csvMaps: Record<string, string>;
+  /** The A/B comparison shown; null = none chosen. */
+  compare: CompareState | null;
+  /** Price per system (label) for capacity at the SLA and the sizing table. */
+  pricing: Record<string, SystemPriceState>;
+  /** The percentile the sizing table shows per operation. */
+  sizingPercentile: number;
 }
 
 /** Everything the cost chart lets the user edit. Absent fields take the documented defaults. */
@@ -103,6 +128,9 @@ export const DEFAULT_STATE: ViewState = {
   embed: null,
   data: '',
   csvMaps: {},
+  compare: null,
+  pricing: {},
+  sizingPercentile: 95,
 };
 
 export const PERCENTILE_CHOICES = [50, 90, 95, 99, 99.9, 99.99] as const;
@@ -143,7 +171,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function isRunLabels(v: unknown): v is RunLabels {
   if (!isRecord(v)) return false;
-  const strings = ['system', 'workload', 'distribution', 'loadLevel'];
+  const strings = ['system', 'workload', 'distribution', 'loadLevel', 'repeat'];
   const numbers = ['nodes', 'utilisationPct'];
   return Object.entries(v).every(([k, x]) =>
     strings.includes(k) ? typeof x === 'string' : numbers.includes(k) ? typeof x === 'number' && Number.isFinite(x) : k === 'hidden' ? typeof x === 'boolean' : false,
@@ -182,6 +210,27 @@ function isCsvMaps(v: unknown): v is Record<string, string> {
         return false;
       }
     })
+  );
+}
+
+const isPercentile = (x: unknown): x is number => typeof x === 'number' && x > 0 && x <= 100;
+
+function isCompareState(v: unknown): v is CompareState {
+  if (!isRecord(v) || typeof v.baseline !== 'string' || typeof v.candidate !== 'string' || !v.baseline || !v.candidate) return false;
+  if (!Object.keys(v).every((k) => ['baseline', 'candidate', 'percentiles'].includes(k))) return false;
+  return v.percentiles === undefined || (Array.isArray(v.percentiles) && v.percentiles.length > 0 && v.percentiles.every(isPercentile));
+}
+
+function isPricing(v: unknown): v is Record<string, SystemPriceState> {
+  const price = (x: unknown) => typeof x === 'number' && Number.isFinite(x) && x >= 0;
+  return (
+    isRecord(v) &&
+    Object.values(v).every(
+      (p) =>
+        isRecord(p) &&
+        Object.keys(p).length === 1 &&
+        Object.entries(p).every(([k, x]) => (k === 'dynamodb' ? x === 'provisioned' || x === 'on-demand' : (k === 'nodeHourly' || k === 'monthly') && price(x))),
+    )
   );
 }
 
@@ -293,6 +342,24 @@ export function decodeState(fragment: string): Decoded {
     if (parsed) state.capacity = parsed;
     else notices.push('capacities in the link are malformed and were ignored');
   }
+  const compare = params.get('compare');
+  if (compare !== null) {
+    const parsed = parseJson(compare, isCompareState);
+    if (parsed) state.compare = parsed;
+    else notices.push('the A/B comparison in the link is malformed and was ignored');
+  }
+  const pricing = params.get('pricing');
+  if (pricing !== null) {
+    const parsed = parseJson(pricing, isPricing);
+    if (parsed) state.pricing = parsed;
+    else notices.push('system prices in the link are malformed and were ignored');
+  }
+  const sizing = params.get('sizingp');
+  if (sizing !== null) {
+    const n = Number(sizing);
+    if (isPercentile(n)) state.sizingPercentile = n;
+    else notices.push(`sizing percentile "${sizing}" must be above 0 and at most 100`);
+  }
   return { state, notices };
 }
 
@@ -317,6 +384,9 @@ export function encodeState(state: ViewState): string {
   if (Object.keys(state.regroup).length) params.set('regroup', JSON.stringify(state.regroup));
   if (Object.keys(state.cost).length) params.set('cost', JSON.stringify(state.cost));
   if (Object.keys(state.csvMaps).length) params.set('maps', JSON.stringify(state.csvMaps));
+  if (state.compare) params.set('compare', JSON.stringify(state.compare));
+  if (Object.keys(state.pricing).length) params.set('pricing', JSON.stringify(state.pricing));
+  if (state.sizingPercentile !== d.sizingPercentile) params.set('sizingp', String(state.sizingPercentile));
   if ([...params.keys()].length === 0 && !state.embed && !state.data) return '';
   params.set('v', String(STATE_VERSION));
   // Last, so that an embed link reads as the dashboard's own link plus `&embed=<chart>`.

@@ -29,7 +29,7 @@ export function systemFromDb(db: string | null): string {
   return db.split('.').pop() || db;
 }
 
-export function defaultLabels(run: RunAnalysis): Required<Omit<RunLabels, 'utilisationPct' | 'nodes' | 'hidden'>> {
+export function defaultLabels(run: RunAnalysis): Required<Omit<RunLabels, 'utilisationPct' | 'nodes' | 'hidden' | 'repeat'>> {
   const offered = run.target !== null ? run.target * run.clients.length : null;
   return {
     system: systemFromDb(run.db),
