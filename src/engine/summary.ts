@@ -367,6 +367,8 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
       }
     }
     const workload = cmd?.workloadFiles.length ? cmd.workloadFiles.map((w) => w.split('/').pop()).join('+') : null;
+    const timed = store.series.filter((s) => s.runId === run.id && s.timeBase !== null);
+    const relativeTime = timed.length > 0 && timed.every((s) => s.timeBase === 'relative');
     return {
       id: run.id,
       label: run.label,
@@ -380,6 +382,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
       properties: cmd?.properties ?? {},
       startEpochMs,
       endEpochMs,
+      ...(relativeTime ? { relativeTime } : {}),
       durationS,
       throughput,
       totalOps: throughputOps,

@@ -61,6 +61,11 @@ export interface RunSummary {
   properties: Record<string, string>;
   startEpochMs: number | null;
   endEpochMs: number | null;
+  /**
+   * True when the run's times count from its own start, not from the epoch (a tool that logs
+   * elapsed seconds only, such as cassandra-stress's text log): its start is then no date.
+   */
+  relativeTime?: boolean;
   durationS: number | null;
   /** Operations (failed included; CLEANUP and Intended-* excluded) per second over the run. */
   throughput: number | null;

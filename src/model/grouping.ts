@@ -112,12 +112,21 @@ export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<
   const labels = runLabels(keys);
   return keys.map((key, i) => ({
     key,
-    label: labels[i] ?? key,
+    label: key === '' ? looseLabel(paths.get(key) ?? []) : (labels[i] ?? key),
     paths: (paths.get(key) ?? []).sort(),
     clients: [...(runs.get(key)?.values() ?? [])]
       .filter((c) => c.series.length > 0 || c.commandLine || c.overall || c.status)
       .sort((a, b) => naturalCompare(a.name, b.name)),
   }));
+}
+
+/**
+ * Files given or dropped on their own, with no folder: one file's name (its extensions and
+ * compression dropped) says what the run is better than '.' did.
+ */
+function looseLabel(paths: readonly string[]): string {
+  if (paths.length !== 1) return 'files without a folder';
+  return withoutCompression(baseName(paths[0] as string)).replace(/(\.[A-Za-z0-9]{1,8})+$/, '') || 'files without a folder';
 }
 
 /** Text order with runs of digits compared as numbers (`client2` before `client10`). */

@@ -2,7 +2,7 @@ import type { SlaRule } from '../analysis/sla.ts';
 import type { Analysis } from '../engine/analyse.ts';
 import type { FileProvenance } from '../model/report.ts';
 import { SummaryTable } from '../views/SummaryTable.tsx';
-import { formatEpochMs, formatOps } from '../views/format.ts';
+import { formatOps, formatRunStart } from '../views/format.ts';
 import type { RunView } from '../views/run-views.ts';
 
 /**
@@ -143,7 +143,7 @@ export function ReportDocument(p: ReportProps) {
                       <tr key={v.key}>
                         <td>{v.label}</td>
                         <td>{v.run.clients.map((c) => c.client).join(', ')}</td>
-                        <td>{formatEpochMs(v.run.startEpochMs)}</td>
+                        <td>{formatRunStart(v.run)}</td>
                         <td className="num">{v.run.durationS !== null ? `${v.run.durationS.toFixed(1)} s` : '–'}</td>
                         <td className="num">{formatOps(v.run.throughput)}</td>
                         <td>

@@ -1,5 +1,5 @@
 import type { RunLabels } from '../state/view-state.ts';
-import { formatEpochMs, formatOps, formatPct } from './format.ts';
+import { formatOps, formatRunStart, formatPct } from './format.ts';
 import type { RunView } from './run-views.ts';
 
 /**
@@ -68,7 +68,7 @@ export function RunsPanel({
                   {r.paths.length > 0 ? <FileMover paths={r.paths} runKey={v.key} keys={keys} onMove={onMoveFile} /> : <span className="muted">from a comparison</span>}
                 </td>
                 <td className="muted small">
-                  {formatEpochMs(r.startEpochMs)}
+                  {formatRunStart(r)}
                   {r.durationS !== null && ` · ${formatOps(r.durationS)} s`}
                 </td>
                 <td className="num">{r.target !== null ? `${formatOps(r.target)} × ${r.clients.length}` : 'none'}</td>

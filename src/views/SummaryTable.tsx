@@ -21,7 +21,8 @@ function ValueCell({ run, op, stat, value, bound }: { run: string; op: string; s
   if (value === null && bound) {
     return (
       <td className="num bound" data-run={run} data-op={op} data-stat={stat} data-bound-min={bound.min} data-bound-max={bound.max} title="Only a bound is known: the true merged value lies in this interval">
-        {formatLatency(bound.min)} – {formatLatency(bound.max)}
+        {/* A bound whose ends meet (one client's own figure) is shown once. */}
+        {bound.min === bound.max ? formatLatency(bound.min) : `${formatLatency(bound.min)} – ${formatLatency(bound.max)}`}
       </td>
     );
   }

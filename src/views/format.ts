@@ -52,6 +52,11 @@ export function formatOffset(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
+/** A run's start: a UTC date, or, for a run timed from its own start, no date at all. */
+export function formatRunStart(run: { startEpochMs: number | null; relativeTime?: boolean }): string {
+  return run.relativeTime ? 'elapsed time only' : formatEpochMs(run.startEpochMs);
+}
+
 export function formatEpochMs(ms: number | null): string {
   if (ms === null) return '–';
   return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');

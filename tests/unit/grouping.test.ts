@@ -49,6 +49,11 @@ describe('grouping files into runs and clients', () => {
     ]);
   });
 
+  it('names a run of files with no folder after its file, not "."', () => {
+    expect(groupIntoRuns([file('write-3min.log.gz', 'ycsb-text', ['WRITE'])]).map((r) => r.label)).toEqual(['write-3min']);
+    expect(groupIntoRuns([file('a.csv', 'ycsb-text', ['READ']), file('b.csv', 'ycsb-text', ['READ']), file('sub/c.csv', 'ycsb-text', ['READ'])]).map((r) => r.label)).toEqual(['files without a folder', 'sub']);
+  });
+
   it('lists runs and clients in natural order: numbers as numbers', () => {
     const names = ['sweep/target-1600', 'sweep/target-400', 'sweep/target-unthrottled', 'sweep/target-50', 'sweep/target-800'];
     const runs = groupIntoRuns(names.flatMap((dir) => [file(`${dir}/client10-READ.hdr`, 'hdr-log', ['READ']), file(`${dir}/client2-READ.hdr`, 'hdr-log', ['READ'])]));

@@ -187,3 +187,16 @@ describe('summarize CLI', () => {
     expect(table.stdout).toMatch(/READ\s+histogram\s+36,897/);
   });
 });
+
+describe('a run timed from its own start', () => {
+  it('says so instead of dating it to 1970; a run in epoch time keeps its date', async () => {
+    const loaded = await loadPaths(['tests/fixtures/cassandra-stress/write-throttle1500-3min.log', RUN]);
+    const a = analyseLoaded(db, loaded);
+    const relative = a.runs.find((r) => r.dir === 'tests/fixtures/cassandra-stress');
+    const absolute = a.runs.find((r) => r.dir === RUN);
+    expect(relative?.relativeTime).toBe(true);
+    expect(relative?.durationS).toBeGreaterThan(170);
+    expect(absolute?.relativeTime).toBeUndefined();
+    expect(absolute?.startEpochMs).toBeGreaterThan(Date.UTC(2026, 0, 1));
+  });
+});
