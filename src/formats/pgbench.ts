@@ -19,7 +19,10 @@ import { SampleCounter } from './sample-counter.ts';
  *   counts the skipped transactions too, which have no latency); from 15 on every column
  *   is always written, 0 when not measured: `… max_latency sum_lag sum_lag_2 min_lag max_lag skipped
  *   retried retries serialization_failures deadlock_failures` (15), later also
- *   `other_sql_failures` (16). One interval row each, with exact count, mean, stddev, min and max.
+ *   `other_sql_failures` (16) — the failure columns hold 0 unless `--failures-detailed` was given,
+ *   and the log does not say whether it was. One interval row each, with exact count, mean,
+ *   stddev, min and max; pgbench never writes the last, incomplete interval, and the first row's
+ *   length is not known from the log (0).
  * - The text report (stdout, with `--progress` lines from stderr): whole-run and per-script
  *   summaries, and `progress:` lines as intervals.
  *
@@ -91,10 +94,12 @@ function isAggregateRow(f: readonly string[]): boolean {
   if (!AGGREGATE_COLUMNS.has(f.length) || epochSeconds(f[0]) === null) return false;
   const n = f.map((s) => parseNonNegativeInteger(s));
   if (n.some((v) => v === null)) return false;
-  const [, , sum = 0, , min = 0, max = 0] = n as number[];
+  const [, , sum = 0, , min = 0, max = 0, lagSum = 0, , lagMin = 0, lagMax = 0] = n as number[];
   const count = executed(n as number[]);
   if (count < 0) return false;
-  return count === 0 || (min <= max && sum >= count * min - 1 && sum <= count * max + 1);
+  const within = (total: number, lo: number, hi: number) => lo <= hi && total >= count * lo - 1 && total <= count * hi + 1;
+  // The lag is part of each transaction's latency (pgbench measures from the scheduled start).
+  return count === 0 || (within(sum, min, max) && (f.length < 10 || (lagSum <= sum && within(lagSum, lagMin, lagMax))));
 }
 
 /** ms with up to 3 decimals (pgbench's `%.3f`) → µs; null for nan. */
@@ -120,6 +125,10 @@ class TransactionLog {
   private readonly seriesIndex = new Map<string, number>();
   private readonly failed = new Map<string, FailedSeconds>();
   private readonly lastTransaction = new Map<string, number>();
+  /** Transaction numbers a client skipped: only `--sampling-rate` leaves gaps (failed and skipped ones are logged). */
+  private unlogged = 0;
+  /** A damaged row was skipped since the last row taken: the next gap may be its transaction, not sampling. */
+  private gapUnknown = false;
   /** Set once a second run's rows start: the rest of the file is not read. */
   private stopped = false;
 
@@ -133,10 +142,13 @@ class TransactionLog {
     const f = fields(text);
     if (f.length === 0) return;
     if (this.columns === 0) this.columns = f.length;
-    if (f.length !== this.columns) {
-      return this.issues.skip(lineNo, `${f.length} fields where this log's rows have ${this.columns} (client_id transaction_no time script_no time_epoch time_us [schedule_lag] [retries])`);
+    if (f.length !== this.columns || !isTransactionRow(f)) {
+      this.gapUnknown = true;
+      if (f.length !== this.columns) {
+        return this.issues.skip(lineNo, `${f.length} fields where this log's rows have ${this.columns} (client_id transaction_no time script_no time_epoch time_us [schedule_lag] [retries])`);
+      }
+      return this.issues.skip(lineNo, `not a pgbench per-transaction log row: "${text.slice(0, 80)}"`);
     }
-    if (!isTransactionRow(f)) return this.issues.skip(lineNo, `not a pgbench per-transaction log row: "${text.slice(0, 80)}"`);
     if (this.extra === null) this.extra = this.columns === 6 ? 'none' : this.columns === 8 ? 'lag+retries' : null;
     if (this.extra !== null) return this.take(f, lineNo);
     this.held.push({ f, lineNo });
@@ -181,6 +193,8 @@ class TransactionLog {
       this.stopped = true;
       return;
     }
+    if (last !== undefined && !this.gapUnknown) this.unlogged += txn - last - 1;
+    this.gapUnknown = false;
     this.lastTransaction.set(client, txn);
     const op = `script${script}`;
     const second = Number(epochText);
@@ -195,7 +209,10 @@ class TransactionLog {
       this.counter.add(this.series(op), timeMs, latency);
       return;
     }
-    if (lag > latency) return this.issues.skip(lineNo, `schedule lag ${lag} µs exceeds the latency ${latency} µs, which includes it`);
+    if (lag > latency) {
+      this.gapUnknown = true;
+      return this.issues.skip(lineNo, `schedule lag ${lag} µs exceeds the latency ${latency} µs, which includes it`);
+    }
     this.counter.add(this.series(op), timeMs, latency - lag);
     this.counter.add(this.series(`Intended-${op}`), timeMs, latency);
   }
@@ -222,6 +239,9 @@ class TransactionLog {
 
   finish(): { series: LatencySeries[]; producer: ProducerInfo } {
     if (this.extra === null && this.held.length > 0) this.decide(this.guess());
+    if (this.unlogged > 0) {
+      this.issues.note(0, `the clients' transaction numbers skip ${this.unlogged} transactions: a sampled log (--sampling-rate)? Its counts and throughput are the sample's`);
+    }
     const ops = [...this.seriesIndex.keys()];
     const counted = this.counter.finish(ops.length);
     const series: LatencySeries[] = ops.map((op, i) => ({ kind: 'raw', op, unit: 'us', ...(counted[i] as ReturnType<SampleCounter['finish']>[number]) }));
@@ -287,7 +307,7 @@ class AggregateLog {
     this.rows.push({ line: lineNo, start, n });
   }
 
-  finish(): { series: LatencySeries[]; producer: ProducerInfo } {
+  finish(): { series: LatencySeries[]; producer: ProducerInfo | null } {
     const columns = this.columns;
     // Up to 14 the lag columns exist only with --rate; from 15 on they are 0 without it, so the
     // first interval with transactions tells (each row is read alike whatever follows it).
@@ -326,9 +346,9 @@ class AggregateLog {
     if (op.length > 0) push('script0', op);
     if (intended.length > 0) push('Intended-script0', intended);
     if (failed.length > 0) push('script0-FAILED', failed);
-    const settings: Record<string, string> = { log: `aggregated (--aggregate-interval), ${columns} columns`, 'schedule lag (--rate)': throttled ? 'yes' : 'no' };
-    if (columns >= 15) settings['failures'] = 'counted only with --failures-detailed (0 otherwise); skipped counted with --latency-limit';
-    return { series, producer: { tool: 'pgbench', settings } };
+    // No provenance of its own: a row already yields up to three series, and the log says nothing
+    // about the run beyond its rows.
+    return { series, producer: null };
   }
 }
 
@@ -608,9 +628,11 @@ class PgbenchParser implements LineParser {
   }
 
   finish(): ParsedFile {
-    const { series, producer } = this.reader?.finish() ?? { series: [], producer: { tool: 'pgbench' } };
-    if (this.reader === null) this.issues.note(0, 'no pgbench output found');
-    return { path: this.path, format: 'pgbench', series, producer, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const read = this.reader?.finish();
+    const file: ParsedFile = { path: this.path, format: 'pgbench', series: read?.series ?? [], errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    if (read?.producer) file.producer = read.producer;
+    if (!read) this.issues.note(0, 'no pgbench output found');
+    return file;
   }
 }
 

@@ -317,6 +317,16 @@ describe('pgbench: detection and bad input', () => {
     }
   });
 
+  it('a log with transaction numbers missing reads as a sample (--sampling-rate): said, its rows kept', async () => {
+    const all = fixture('pg15-plain', 'pgbench_log.23603').trim().split('\n');
+    const sample = all.filter((_, i) => i % 5 === 0);
+    const numbers = sample.map((l) => Number(l.split(' ')[1]));
+    const gaps = numbers.slice(1).reduce((a, n, i) => a + n - numbers[i]! - 1, 0);
+    const file = await parse('pgbench_log', `${sample.join('\n')}\n`);
+    expect(file.errors.map((e) => [e.line, e.message])).toEqual([[0, expect.stringContaining(`skip ${gaps} transactions: a sampled log`)]]);
+    expect((series(file, 'raw', 'script0') as RawSeries).samples).toBe(sample.length);
+  });
+
   it('a row with a fractional latency or a column more than the others is reported with its line', async () => {
     const lines = fixture('pg15-plain', 'pgbench_log.23603').split('\n');
     lines[2] = lines[2]!.replace(/^(\S+ \S+ )(\d+)/, '$1$2.5');
