@@ -1,6 +1,6 @@
 import { HdrLayout } from '../model/hdr-layout.ts';
 import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
-import type { DistributionSeries, HdrPrecision, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
+import type { DistributionSeries, HdrPrecision, LatencySeries, ParsedFile, SummarySeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 
 /**
@@ -225,8 +225,10 @@ class RedisBenchmarkParser implements LineParser {
     for (const test of this.tests) series.push(...this.testSeries(test));
     series.push(...this.csv);
     if (this.csv.length > 0) this.settings['request counts'] = 'not in --csv or -q output: those tests show count 0';
-    const producer: ProducerInfo = { tool: 'redis-benchmark', settings: this.settings };
-    return { path: this.path, format: 'redis-benchmark', series, producer, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file: ParsedFile = { path: this.path, format: 'redis-benchmark', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    // A file that said nothing about the run (cut before its first line ended) has no provenance.
+    if (Object.keys(this.settings).length > 0 || series.length > 0) file.producer = { tool: 'redis-benchmark', settings: this.settings };
+    return file;
   }
 
   private testSeries(test: Test): LatencySeries[] {

@@ -281,9 +281,14 @@ class SysbenchParser implements LineParser {
       this.issues.note(0, 'no final statistics (total number of events): the run was interrupted or the output cut');
     }
     if (this.blocks.length > 1) this.settings['checkpoint reports'] = `${this.blocks.length - 1}, summed with the final statistics`;
-    const producer: ProducerInfo = { tool: 'sysbench', settings: this.settings };
-    if (this.version !== undefined) producer.version = this.version;
-    return { path: this.path, format: 'sysbench', series, producer, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file: ParsedFile = { path: this.path, format: 'sysbench', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    // A file that said nothing about the run (cut before its first line ended) has no provenance.
+    if (this.version !== undefined || Object.keys(this.settings).length > 0 || series.length > 0) {
+      const producer: ProducerInfo = { tool: 'sysbench', settings: this.settings };
+      if (this.version !== undefined) producer.version = this.version;
+      file.producer = producer;
+    }
+    return file;
   }
 
   /**
