@@ -398,7 +398,8 @@ function negativeStartScore(head: string): number {
 }
 
 function textScore(head: string): number {
-  if (/^\s*time\s+(?:ops\/s|operations\/s)\s+rows\/s\s+errors\b/m.test(head)) return 0.95;
+  // [ \t], not \s: \s crosses line ends, and a head of blank lines took seconds to reject.
+  if (/^[ \t]*time[ \t]+(?:ops\/s|operations\/s)[ \t]+rows\/s[ \t]+errors\b/m.test(head)) return 0.95;
   if (/^Configuration\n(?:HostSelectionPolicy:|Mode:\t)/m.test(head)) return 0.9;
   if (/^Results\nTime \(avg\):\t/m.test(head)) return 0.9;
   return 0;
