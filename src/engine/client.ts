@@ -1,5 +1,6 @@
 import type { Snapshot } from '../state/snapshot.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, Regrouping, ReportRequest, ResponseOf, WorkerEvent, WorkerRequest } from './protocol.ts';
+import type { CompareRequest } from './compare-queries.ts';
 
 type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 type ResultOf<T extends RequestBody['type']> = ResponseOf[T];
@@ -78,6 +79,11 @@ export class EngineClient {
 
   chart(query: Extract<WorkerRequest, { type: 'chart' }>['query']) {
     return this.request<'chart'>({ type: 'chart', query }).result;
+  }
+
+  /** An A/B comparison with confidence intervals, computed in the worker (src/engine/compare-queries.ts). */
+  compare(request: CompareRequest) {
+    return this.request<'compare'>({ type: 'compare', request }).result;
   }
 
   /** The report file of the data loaded, as the view shows it. */

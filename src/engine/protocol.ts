@@ -4,6 +4,8 @@ import type { FileProvenance } from '../model/report.ts';
 import type { Snapshot } from '../state/snapshot.ts';
 import type { ViewState } from '../state/view-state.ts';
 import type { ChartQuery, ChartResult } from './chart-queries.ts';
+import type { CompareRequest } from './compare-queries.ts';
+import type { CompareResult } from '../model/comparison.ts';
 import type { AnalysisWindow } from './summary.ts';
 
 /**
@@ -44,6 +46,7 @@ export type WorkerRequest =
   | { id: number; type: 'chart'; query: ChartQuery }
   | { id: number; type: 'snapshot'; runKeys: string[] | null }
   | { id: number; type: 'load-snapshot'; snapshot: Snapshot }
+  | { id: number; type: 'compare'; request: CompareRequest }
   | ({ id: number; type: 'report'; window: AnalysisWindow } & ReportRequest);
 
 /** What the page adds to the engine's data for a report file (src/report/build-report.ts). */
@@ -75,6 +78,7 @@ export interface ResponseOf {
   'load-snapshot': Analysis;
   /** The report file's HTML. */
   report: string;
+  compare: CompareResult;
 }
 
 export type WorkerEvent =

@@ -8,6 +8,7 @@ import { analyseStore } from './analyse.ts';
 import { cellsOf, engineCapacity, memorySettingBytes, tooLargeMessage } from './capacity.ts';
 import { openBrowserDb } from './browser-db.ts';
 import { runChartQuery } from './chart-queries.ts';
+import { runCompare } from './compare-queries.ts';
 import { inOrder } from './in-order.ts';
 import { streamOf } from './input-stream.ts';
 import { MAX_PARSE_WORKERS, parseHere, ParsePool, parseWorkerCount, type ParseFile } from './parse-pool.ts';
@@ -226,6 +227,9 @@ async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: A
       return analyse(store, req.window);
     case 'chart':
       return runChartQuery(store, req.query);
+    case 'compare':
+      // The window's figures come from the summary cache: the same numbers the table shows.
+      return runCompare(store, analyse(store, req.request.window), req.request);
     case 'snapshot':
       return buildSnapshot(store, analyseStore(store, [], []), req.runKeys ? new Set(req.runKeys) : undefined);
     case 'report': {

@@ -2,6 +2,9 @@ import type { SlaRule } from '../analysis/sla.ts';
 import type { Analysis } from '../engine/analyse.ts';
 import type { FileProvenance } from '../model/report.ts';
 import { SummaryTable } from '../views/SummaryTable.tsx';
+import type { CapacityRow, SizingRow } from '../analysis/capacity.ts';
+import type { CompareResult } from '../model/comparison.ts';
+import { CapacityTable, ComparisonTable, SizingTable } from '../views/DecideTables.tsx';
 import { formatOps, formatRunStart } from '../views/format.ts';
 import type { RunView } from '../views/run-views.ts';
 
@@ -17,6 +20,15 @@ export interface RunProvenance {
   key: string;
   /** Command lines and settings the tools echoed, one per client or file. */
   commands: { who: string; text: string }[];
+}
+
+/** The view's A/B comparison, capacity at the SLA and sizing table, drawn by the app's own tables. */
+export interface ReportDecisions {
+  comparison: CompareResult | null;
+  capacity: CapacityRow[];
+  sizing: SizingRow[];
+  sizingOps: string[];
+  sizingPercentile: number;
 }
 
 export interface ReportChart {
@@ -38,6 +50,7 @@ export interface ReportProps {
   /** The comparison file, to drop into the app, when no link carries it all. */
   attachment: { name: string; dataUrl: string } | null;
   version: string;
+  decisions?: ReportDecisions | null;
 }
 
 const STYLE = `
@@ -162,6 +175,25 @@ export function ReportDocument(p: ReportProps) {
                 <SummaryTable views={p.views} sla={p.sla} report />
               </div>
             </section>
+
+            {p.decisions?.comparison && (
+              <section>
+                <h2>Comparison</h2>
+                <div className="scroll">
+                  <ComparisonTable result={p.decisions.comparison} report />
+                </div>
+              </section>
+            )}
+
+            {p.decisions && (p.decisions.capacity.length > 0 || p.decisions.sizing.length > 0) && (
+              <section>
+                <h2>Capacity and price at the SLA</h2>
+                <div className="scroll">
+                  {p.decisions.capacity.length > 0 && <CapacityTable rows={p.decisions.capacity} report />}
+                  {p.decisions.sizing.length > 0 && <SizingTable rows={p.decisions.sizing} ops={p.decisions.sizingOps} percentile={p.decisions.sizingPercentile} report />}
+                </div>
+              </section>
+            )}
 
             {p.charts.length > 0 && (
               <section>

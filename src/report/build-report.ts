@@ -9,9 +9,14 @@ import { CHART_KINDS, ChartInputError, chartSpec } from '../render/chart-specs.t
 import { renderSvg, themeFromCss } from '../render/svg-figure.ts';
 import { bestLink, snapshotToComparisonFile } from '../state/snapshot.ts';
 import { encodeState, type ViewState } from '../state/view-state.ts';
-import { buildRunViews } from '../views/run-views.ts';
+import { buildRunViews, type RunView } from '../views/run-views.ts';
+import { capacityAtSla, sizingTable } from '../analysis/capacity.ts';
+import { DEFAULT_PERCENTILES } from '../analysis/compare.ts';
+import { runCompare } from '../engine/compare-queries.ts';
+import type { CompareResult } from '../model/comparison.ts';
+import { capacityPoints, pricingOf, resolveSelection, sizedOps, slaRulesOf } from '../views/decide.ts';
 import type { FileProvenance } from '../model/report.ts';
-import { ReportDocument, type ReportChart, type ReportProps, type RunProvenance } from './ReportDocument.tsx';
+import { ReportDocument, type ReportChart, type ReportDecisions, type ReportProps, type RunProvenance } from './ReportDocument.tsx';
 
 /**
  * The report file: the view's runs, figures and charts as one self-contained HTML document, built
@@ -66,6 +71,32 @@ function provenance(store: Store, parsed: ReportOptions['parsed']): RunProvenanc
   });
 }
 
+/** The view's A/B comparison (when one is chosen and both sides hold runs), capacity at its SLA and the sizing table. */
+function decisions(store: Store, analysis: Analysis, views: readonly RunView[], state: ViewState): ReportDecisions {
+  let comparison: CompareResult | null = null;
+  if (state.compare) {
+    const baseline = resolveSelection(views, state, state.compare.baseline);
+    const candidate = resolveSelection(views, state, state.compare.candidate);
+    if (!('error' in baseline) && !('error' in candidate)) {
+      const { notes: baselineNotes, ...b } = baseline;
+      const { notes: candidateNotes, ...c } = candidate;
+      const result = runCompare(store, analysis, { baseline: b, candidate: c, percentiles: state.compare.percentiles ?? [...DEFAULT_PERCENTILES], window: state.window });
+      comparison = { ...result, notes: [...baselineNotes, ...candidateNotes, ...result.notes] };
+    }
+  }
+  const { rules } = slaRulesOf(state.sla);
+  const points = capacityPoints(views);
+  const pricing = pricingOf(state);
+  const sizingOps = sizedOps(views);
+  return {
+    comparison,
+    capacity: capacityAtSla(points, rules, pricing),
+    sizing: sizingTable(points, rules, state.sizingPercentile, sizingOps, pricing),
+    sizingOps,
+    sizingPercentile: state.sizingPercentile,
+  };
+}
+
 export async function buildReport(store: Store, analysis: Analysis, o: ReportOptions): Promise<string> {
   const views = buildRunViews(analysis, o.state);
   const visible = views.filter((v) => !v.hidden);
@@ -86,10 +117,15 @@ export async function buildReport(store: Store, analysis: Analysis, o: ReportOpt
     }
   }
 
+  const decided = visible.length > 0 ? decisions(store, analysis, views, o.state) : null;
   let link: ReportProps['link'] = null;
   let attachment: ReportProps['attachment'] = null;
   if (visible.length > 0) {
     const { snapshot } = buildSnapshot(store, analysis, new Set(visible.map((v) => v.key)));
+    if (decided?.comparison) {
+      const { carried: _, ...shown } = decided.comparison;
+      snapshot.comparison = shown;
+    }
     if (snapshot.runs.length > 0) {
       const best = bestLink(snapshot);
       if (best.level !== null) {
@@ -121,6 +157,7 @@ export async function buildReport(store: Store, analysis: Analysis, o: ReportOpt
     link,
     attachment,
     version: o.version,
+    decisions: decided,
   };
   return `<!doctype html>\n${renderToStaticMarkup(createElement(ReportDocument, props))}\n`;
 }

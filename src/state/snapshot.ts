@@ -46,6 +46,8 @@ import type { CompareResult } from '../model/comparison.ts';
  *                            exact: [[value, count], …] (raw samples, exact values) |
  *                            figures: {raw, count, min, max, mean, stddev, values[]} (version 2),
  *                            unit, naive: {maxClientP95, maxClientP99, meanClientP99} } } }
+ *   comparison?: the A/B comparison shown when shared (src/model/comparison.ts), as computed —
+ *                its intervals need per-second data a comparison does not carry
  * Values are in the op's unit (µs for YCSB).
  */
 
@@ -157,6 +159,7 @@ interface JsonDoc {
   version: number;
   percentiles?: readonly number[];
   runs: JsonRun[];
+  comparison?: CompareResult;
 }
 
 interface Writer {
@@ -188,7 +191,7 @@ function toJsonDoc(s: Snapshot, prefer: LinkLevel, w: Writer, version?: number):
     }
     return { ...r, throughputPerSecond: t ? { ...t, ok: w.ints(t.ok), failed: w.ints(t.failed) } : null, ops };
   });
-  return { format: SNAPSHOT_FORMAT, version: version ?? (percentiles ? 2 : 1), ...(percentiles ? { percentiles } : {}), runs };
+  return { format: SNAPSHOT_FORMAT, version: version ?? (percentiles ? 2 : 1), ...(percentiles ? { percentiles } : {}), runs, ...(s.comparison ? { comparison: s.comparison } : {}) };
 }
 
 export function snapshotToComparisonFile(s: Snapshot): string {
@@ -316,6 +319,56 @@ function fromJsonDoc(raw: unknown, read: Reader): Snapshot {
         ops,
       };
     }),
+    ...(doc.comparison !== undefined ? { comparison: readComparison(doc.comparison) } : {}),
+  };
+}
+
+const VERDICTS = ['better', 'worse', 'same'];
+const METHODS = ['block-bootstrap', 'between-runs', 'none'];
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const isNumbers = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isFinite(x));
+
+/** A carried A/B comparison, checked field by field: it is shown as it came, so nothing else may come with it. */
+function readComparison(v: unknown): CompareResult {
+  const bad = (what: string) => new SnapshotError(`the carried comparison is malformed (${what})`);
+  if (!isObject(v)) throw bad('not an object');
+  const side = (x: unknown, name: string) => {
+    if (!isObject(x) || !isString(x.label) || !isStrings(x.runs) || !isNumbers(x.seconds) || !isNumbers(x.blockLengthS)) throw bad(name);
+    return { label: x.label, runs: x.runs, seconds: x.seconds, blockLengthS: x.blockLengthS };
+  };
+  if (!isNumbers(v.percentiles) || !METHODS.includes(v.method as string) || !isString(v.methodText) || !isStrings(v.problems) || !isStrings(v.notes) || !Array.isArray(v.rows)) throw bad('fields');
+  if (![v.confidence, v.resamples, v.seed].every((x) => typeof x === 'number' && Number.isFinite(x))) throw bad('parameters');
+  const rows = v.rows.map((r: unknown, i: number) => {
+    if (!isObject(r) || !isString(r.op) || !isString(r.stat) || !isString(r.delta) || !METHODS.includes(r.method as string)) throw bad(`row ${i + 1}`);
+    if (![r.baseline, r.candidate, r.ratio, r.ciLow, r.ciHigh].every(numOrNull)) throw bad(`row ${i + 1} figures`);
+    if (!(r.verdict === null || VERDICTS.includes(r.verdict as string)) || !(r.note === undefined || isString(r.note))) throw bad(`row ${i + 1} verdict`);
+    return {
+      op: r.op,
+      stat: r.stat,
+      baseline: r.baseline as number | null,
+      candidate: r.candidate as number | null,
+      ratio: r.ratio as number | null,
+      ciLow: r.ciLow as number | null,
+      ciHigh: r.ciHigh as number | null,
+      verdict: r.verdict as CompareResult['rows'][number]['verdict'],
+      method: r.method as CompareResult['method'],
+      delta: r.delta,
+      ...(r.note !== undefined ? { note: r.note as string } : {}),
+    };
+  });
+  return {
+    baseline: side(v.baseline, 'baseline'),
+    candidate: side(v.candidate, 'candidate'),
+    percentiles: v.percentiles,
+    method: v.method as CompareResult['method'],
+    methodText: v.methodText,
+    confidence: v.confidence as number,
+    resamples: v.resamples as number,
+    seed: v.seed as number,
+    rows,
+    problems: v.problems,
+    notes: v.notes,
   };
 }
 

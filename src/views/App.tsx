@@ -1,5 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { parseSlaRule, type SlaRule } from '../analysis/sla.ts';
+import { parseSlaRules, type SlaRule } from '../analysis/sla.ts';
+import type { CompareResult } from '../model/comparison.ts';
+import { CapacityPanel } from './CapacityPanel.tsx';
+import { ComparePanel } from './ComparePanel.tsx';
 import { linkDataToSnapshot, snapshotLevel, type LinkLevel } from '../state/snapshot.ts';
 import { decodeState, encodeState, type RunLabels, type ViewState } from '../state/view-state.ts';
 import { ChartArea } from './ChartArea.tsx';
@@ -157,14 +160,13 @@ export function App() {
   const comparisonLevels = new Set(engine.analysis?.runs.map((r) => r.comparison) ?? []);
   const droppedComparison = comparisonLevels.has('figures') ? 'figures' : comparisonLevels.has('histograms') ? 'histograms' : null;
   const colours = useMemo(() => colourMap(views.map((v) => v.system)), [views]);
+  // Several rules (separated by ;) all hold for capacity; the summary and the charts mark the first.
   const { sla, slaError } = useMemo((): { sla: SlaRule | null; slaError: string | null } => {
-    if (!state.sla.trim()) return { sla: null, slaError: null };
-    try {
-      return { sla: parseSlaRule(state.sla), slaError: null };
-    } catch (e) {
-      return { sla: null, slaError: e instanceof Error ? e.message : String(e) };
-    }
+    const { rules, errors } = parseSlaRules(state.sla);
+    return { sla: rules[0] ?? null, slaError: errors.length ? errors.join('; ') : null };
   }, [state.sla]);
+  /** The A/B comparison on screen, which a shared comparison carries. */
+  const [comparison, setComparison] = useState<CompareResult | null>(null);
 
   const setRunLabels = useCallback(
     (key: string, patch: Partial<RunLabels>) =>
@@ -271,7 +273,7 @@ export function App() {
               />
             </section>
             <div className="share-row">
-              <SharePanel client={engine.client} state={state} visibleKeys={views.filter((v) => !v.hidden).map((v) => v.key)} />
+              <SharePanel client={engine.client} state={state} visibleKeys={views.filter((v) => !v.hidden).map((v) => v.key)} comparison={comparison} />
               <ReportButton client={engine.client} state={state} files={engine.analysis?.files ?? []} inputs={inputs.current} />
             </div>
             {source.kind === 'snapshot' && source.level && <SnapshotBanner level={source.level} />}
@@ -292,6 +294,14 @@ export function App() {
               <p className="muted small">
                 Latencies merged across clients from summed HdrHistogram buckets (HdrHistogram 2.2.2 percentile semantics) or exact nearest rank over raw samples. “max-of-clients” is what taking the worst client's own percentile would report; its error is shown against the merged value.
               </p>
+            </section>
+            <section>
+              <h2>Compare</h2>
+              <ComparePanel client={engine.client} version={engine.dataVersion} views={views} state={state} update={update} onResult={setComparison} />
+            </section>
+            <section>
+              <h2>Capacity and price at the SLA</h2>
+              <CapacityPanel views={views} state={state} update={update} />
             </section>
             {charts}
           </>

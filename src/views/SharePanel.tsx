@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { EngineClient } from '../engine/client.ts';
 import { bestLink, MAX_LINK_BYTES, snapshotToComparisonFile, type LinkLevel } from '../state/snapshot.ts';
+import type { CompareResult } from '../model/comparison.ts';
 import { encodeState, type ViewState } from '../state/view-state.ts';
 
 type Shared =
@@ -34,7 +35,7 @@ function DownloadComparison({ file }: { file: string }) {
  * figures shown (src/state/snapshot.ts), else a comparison file to download and drop back in.
  * Which level a link carries is said beside it. Links by reference are the page's own URL.
  */
-export function SharePanel({ client, state, visibleKeys }: { client: EngineClient | null; state: ViewState; visibleKeys: string[] }) {
+export function SharePanel({ client, state, visibleKeys, comparison = null }: { client: EngineClient | null; state: ViewState; visibleKeys: string[]; comparison?: CompareResult | null }) {
   const [shared, setShared] = useState<Shared | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -43,6 +44,11 @@ export function SharePanel({ client, state, visibleKeys }: { client: EngineClien
     setBusy(true);
     try {
       const { snapshot, omitted } = await client.snapshot(visibleKeys);
+      // The A/B comparison on screen travels as computed: its intervals need per-second data the comparison does not carry.
+      if (comparison) {
+        const { carried: _, ...shown } = comparison;
+        snapshot.comparison = shown;
+      }
       const link = bestLink(snapshot);
       if (link.level === null) {
         setShared({ kind: 'too-large', histogramBytes: link.histogramBytes, figuresBytes: link.figuresBytes, file: snapshotToComparisonFile(snapshot), omitted });

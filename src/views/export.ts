@@ -2,6 +2,8 @@ import { encodeState, type ChartId, type ViewState } from '../state/view-state.t
 import type { RunView } from './run-views.ts';
 import { PERCENTILE_KEYS } from '../model/percentiles.ts';
 import type { Bound, Figures } from '../model/figures.ts';
+import type { CompareResult } from '../model/comparison.ts';
+import type { CapacityRow, SizingRow } from '../analysis/capacity.ts';
 
 /**
  * Exports for use outside the page: tables as CSV and Markdown, a chart as a standalone SVG (and
@@ -97,6 +99,41 @@ export const summaryCsv = (views: readonly RunView[]): string => {
 };
 
 export const summaryMarkdown = (views: readonly RunView[]): string => toMarkdown(summaryTable(views));
+
+/** An A/B comparison as the Compare panel shows it: µs and ops/s exactly as computed, the interval and the verdict. */
+export function comparisonTable(result: CompareResult): Table {
+  const header = ['op', 'stat', 'baseline', 'candidate', 'ratio', 'ci low', 'ci high', 'delta', 'verdict', 'method', 'note'];
+  const rows: Cell[][] = result.rows.map((r) => [r.op, r.stat, r.baseline, r.candidate, r.ratio, r.ciLow, r.ciHigh, r.delta, r.verdict, r.method, r.note ?? null]);
+  return { header, numeric: header.map((h) => ['baseline', 'candidate', 'ratio', 'ci low', 'ci high'].includes(h)), rows };
+}
+
+/** Capacity at the SLA per system, ranked, as the Capacity panel shows it. */
+export function capacityTable(rows: readonly CapacityRow[]): Table {
+  const header = ['rank', 'system', 'sla', 'max ops/s', 'run', 'breaks at ops/s', 'breaking run', 'estimate ops/s', 'utilisation %', 'monthly cost ($)', '$ per 1,000 ops/s-month', 'priced as', 'notes'];
+  const body: Cell[][] = rows.map((r) => [
+    r.rank,
+    r.system,
+    r.sla,
+    r.maxOpsPerS,
+    r.maxRun,
+    r.failsAtOpsPerS,
+    r.failsAtRun,
+    r.estimateOpsPerS,
+    r.utilisationPct,
+    r.monthlyCost,
+    r.costPerKops,
+    r.pricing,
+    r.notes.join('; ') || null,
+  ]);
+  return { header, numeric: header.map((h) => !['system', 'sla', 'run', 'breaking run', 'priced as', 'notes'].includes(h)), rows: body };
+}
+
+/** The sizing table: per system and cluster size, ops/s, pXX per operation (µs), cost per node and in total. */
+export function sizingTableOf(rows: readonly SizingRow[], ops: readonly string[], percentile: number): Table {
+  const header = ['system', 'nodes', 'run', 'basis', 'ops/s', ...ops.map((op) => `p${percentile} ${op} (µs)`), '$ per node-month', '$ per month', '$ per 1,000 ops/s-month'];
+  const body: Cell[][] = rows.map((r) => [r.system, r.nodes, r.run, r.basis, r.opsPerS, ...ops.map((op) => r.latency[op] ?? null), r.costPerNode, r.monthlyCost, r.costPerKops]);
+  return { header, numeric: header.map((h) => !['system', 'run', 'basis'].includes(h)), rows: body };
+}
 
 /** Text safe inside a double- or single-quoted HTML/XML attribute, or as element content. */
 export function escapeXml(text: string): string {

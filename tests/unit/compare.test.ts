@@ -13,6 +13,8 @@ import {
 import { benchstatDelta, betweenRunInterval, compareSides, MIN_SECONDS, verdictOf, type RunFigures, type SideInput } from '../../src/analysis/compare.ts';
 import { studentTCdf, studentTQuantile } from '../../src/analysis/student-t.ts';
 import { countAtPercentile } from '../../src/model/hdr-stats.ts';
+import { comparisonFileToSnapshot, linkDataToSnapshot, snapshotToComparisonFile, snapshotToLinkData, type Snapshot } from '../../src/state/snapshot.ts';
+import { decodeState, DEFAULT_STATE, encodeState } from '../../src/state/view-state.ts';
 import { normal as normalDraw, sideOf, simulateRun, sliceRun, STEADY_RUN, type RunShape, type SimulatedRun } from './helpers/simulated-runs.ts';
 
 /**
@@ -355,4 +357,39 @@ describe('calibration on simulated runs of known distributions', () => {
       expect(rate, stat).toBeLessThanOrEqual(0.08);
     }
   }, 600_000);
+});
+
+describe('a comparison travels', () => {
+  const result = compareSides(sideOf([simulateRun(new Rng(12), { ...STEADY_RUN, seconds: 60 })]), sideOf([simulateRun(new Rng(13), { ...STEADY_RUN, seconds: 60 })]), { resamples: 200 });
+  const snapshot: Snapshot = { runs: [], comparison: result };
+
+  it('in comparison files and in links, as computed', () => {
+    expect(result.rows.length).toBeGreaterThan(0);
+    expect(comparisonFileToSnapshot(snapshotToComparisonFile(snapshot)).comparison).toEqual(result);
+    expect(linkDataToSnapshot(snapshotToLinkData(snapshot)).comparison).toEqual(result);
+  });
+
+  it('and a damaged one is refused, not shown', () => {
+    const doc = JSON.parse(snapshotToComparisonFile(snapshot));
+    doc.comparison.rows[0].verdict = '<script>';
+    expect(() => comparisonFileToSnapshot(JSON.stringify(doc))).toThrow(/the carried comparison is malformed \(row 1 verdict\)/);
+    doc.comparison.rows[0].verdict = 'same';
+    doc.comparison.rows[0].ratio = 'one';
+    expect(() => comparisonFileToSnapshot(JSON.stringify(doc))).toThrow(/row 1 figures/);
+  });
+
+  it('in the link state: the sides, the percentiles, prices and the sizing percentile, defaults left out', () => {
+    const state = { ...structuredClone(DEFAULT_STATE), compare: { baseline: 'system=Redis', candidate: 'runs/b', percentiles: [50, 99.9] }, pricing: { Redis: { nodeHourly: 0.5 }, Dynamo: { dynamodb: 'on-demand' as const } }, sizingPercentile: 99 };
+    const decoded = decodeState(encodeState(state));
+    expect(decoded.notices).toEqual([]);
+    expect(decoded.state.compare).toEqual(state.compare);
+    expect(decoded.state.pricing).toEqual(state.pricing);
+    expect(decoded.state.sizingPercentile).toBe(99);
+    expect(encodeState(DEFAULT_STATE)).toBe('');
+    expect(decodeState('compare={"baseline":"a"}&pricing={"x":{"nodeHourly":-1}}&sizingp=0').notices).toEqual([
+      'the A/B comparison in the link is malformed and was ignored',
+      'system prices in the link are malformed and were ignored',
+      'sizing percentile "0" must be above 0 and at most 100',
+    ]);
+  });
 });

@@ -1,0 +1,107 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+
+/**
+ * Deciding in the built app: two corpus runs compared with verdicts and intervals, capacity and
+ * price at an SLA worked out from the corpus's oracle, and both shown again from a self-contained
+ * link opened in a browser that can reach nothing but the app.
+ */
+
+const CORPUS = 'tests/fixtures/corpus';
+const ARTIFACTS = 'tests/e2e/artifacts';
+const oracle = JSON.parse(readFileSync(`${CORPUS}/expected.json`, 'utf8'))['sweep-uniform-a'].runs as { run: string; achievedThroughputOpsPerS: number; ops: Record<string, { merged: Record<string, number> }> }[];
+const level = (run: string) => oracle.find((r) => r.run === run) as (typeof oracle)[number];
+
+async function loadFolder(page: Page, dir: string): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Clear sample data' }).click();
+  await page.getByTestId('folder-input').setInputFiles(dir);
+  await expect(page.getByTestId('summary-table')).toBeVisible();
+  await expect(page.getByTestId('progress')).toHaveCount(0);
+}
+
+async function isolatedPage(browser: Browser, baseURL: string): Promise<Page> {
+  const context = await browser.newContext();
+  const origin = new URL(baseURL).origin;
+  await context.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
+  return context.newPage();
+}
+
+/** Every row of the comparison table: its verdict and exact ratio, by "op stat". */
+async function comparisonRows(page: Page): Promise<Record<string, { verdict: string; ratio: string | null; low: string | null; high: string | null }>> {
+  await expect(page.getByTestId('comparison-table')).toBeVisible();
+  return page.evaluate(() => {
+    const out: Record<string, { verdict: string; ratio: string | null; low: string | null; high: string | null }> = {};
+    for (const td of document.querySelectorAll<HTMLElement>('[data-testid=comparison-table] td[data-verdict]')) {
+      const key = `${td.dataset.op} ${td.dataset.stat}`;
+      const row = td.closest('tr') as HTMLElement;
+      out[key] = {
+        verdict: td.dataset.verdict ?? '',
+        ratio: row.querySelector<HTMLElement>('td[data-side=ratio]')?.dataset.value ?? null,
+        low: row.querySelector<HTMLElement>('td[data-side=ci]')?.dataset.low ?? null,
+        high: row.querySelector<HTMLElement>('td[data-side=ci]')?.dataset.high ?? null,
+      };
+    }
+    return out;
+  });
+}
+
+test('two corpus runs compared with verdicts; capacity and price at an SLA; both survive a share link', async ({ page, browser, baseURL }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await loadFolder(page, `${CORPUS}/sweep-uniform-a`);
+
+  await page.getByTestId('compare-baseline').selectOption({ label: 'run target-250' });
+  await page.getByTestId('compare-candidate').selectOption({ label: 'run target-2000' });
+  const rows = await comparisonRows(page);
+  expect(Object.keys(rows)).toEqual(['READ p50', 'READ p99', 'READ p99.9', 'READ throughput', 'UPDATE p50', 'UPDATE p99', 'UPDATE p99.9', 'UPDATE throughput', 'all operations throughput']);
+  // Eight times the offered load: throughput is better, and its ratio is the oracle's.
+  expect(rows['all operations throughput']?.verdict).toBe('better');
+  expect(Number(rows['all operations throughput']?.ratio)).toBeCloseTo(level('target-2000').achievedThroughputOpsPerS / level('target-250').achievedThroughputOpsPerS, 9);
+  expect(Number(rows['READ p50']?.ratio)).toBeCloseTo((level('target-2000').ops.READ?.merged.p50 as number) / (level('target-250').ops.READ?.merged.p50 as number), 12);
+  for (const r of Object.values(rows).filter((x) => x.verdict !== 'none')) expect(Number(r.low)).toBeLessThanOrEqual(Number(r.high));
+  await expect(page.getByTestId('comparison-method')).toContainText('moving-block bootstrap');
+  await expect(page.getByTestId('block-length')).toHaveAttribute('data-baseline', /^\d+$/);
+  await page.getByTestId('compare-panel').screenshot({ path: `${ARTIFACTS}/compare-panel.png` });
+
+  await page.getByLabel('SLA rules for capacity').fill('p95 of READ <= 300 us');
+  await page.getByLabel('price of RedisDB').selectOption('monthly');
+  await page.getByLabel('$ per month of RedisDB').fill('1000');
+  const capacity = page.locator('[data-testid=capacity-table] tr[data-system=RedisDB]');
+  const x1 = level('target-2000').achievedThroughputOpsPerS;
+  const x2 = level('target-unthrottled').achievedThroughputOpsPerS;
+  const [y1, y2] = [level('target-2000').ops.READ?.merged.p95 as number, level('target-unthrottled').ops.READ?.merged.p95 as number];
+  await expect(capacity.locator('td[data-stat=monthly]')).toHaveAttribute('data-value', '1000');
+  expect(Number(await capacity.locator('td[data-stat=max]').getAttribute('data-value'))).toBeCloseTo(x1, 9);
+  expect(Number(await capacity.locator('td[data-stat=fails-at]').getAttribute('data-value'))).toBeCloseTo(x2, 9);
+  expect(Number(await capacity.locator('td[data-stat=estimate]').getAttribute('data-value'))).toBeCloseTo(x1 + ((300 - y1) / (y2 - y1)) * (x2 - x1), 6);
+  expect(Number(await capacity.locator('td[data-stat=per-kops]').getAttribute('data-value'))).toBeCloseTo(1000 / (x1 / 1000), 9);
+  await page.getByTestId('capacity-panel').screenshot({ path: `${ARTIFACTS}/capacity-panel.png` });
+
+  // The link carries the comparison as computed, and everything the capacity table needs.
+  await page.getByTestId('share-button').click();
+  const url = await page.getByTestId('share-url').inputValue();
+  expect(new URL(url).hash).toContain('compare=');
+  const fresh = await isolatedPage(browser, baseURL ?? '');
+  await fresh.goto(url);
+  await expect(fresh.getByTestId('snapshot-banner')).toBeVisible();
+  await expect(fresh.getByTestId('comparison-carried')).toBeVisible();
+  expect(await comparisonRows(fresh)).toEqual(rows);
+  const reopened = fresh.locator('[data-testid=capacity-table] tr[data-system=RedisDB]');
+  for (const stat of ['max', 'fails-at', 'estimate', 'monthly', 'per-kops']) {
+    await expect(reopened.locator(`td[data-stat=${stat}]`)).toHaveAttribute('data-value', (await capacity.locator(`td[data-stat=${stat}]`).getAttribute('data-value')) as string);
+  }
+  await fresh.locator('section', { has: fresh.getByTestId('compare-panel') }).screenshot({ path: `${ARTIFACTS}/compare-reopened.png` });
+  expect(errors).toEqual([]);
+});
+
+test('a run against itself is the same everywhere', async ({ page }) => {
+  await loadFolder(page, `${CORPUS}/sweep-uniform-a`);
+  await page.getByTestId('compare-baseline').selectOption({ label: 'run target-1000' });
+  await page.getByTestId('compare-candidate').selectOption({ label: 'run target-1000' });
+  const rows = await comparisonRows(page);
+  for (const [key, r] of Object.entries(rows)) {
+    expect(r.verdict, key).toBe('same');
+    expect(r.ratio, key).toBe('1');
+  }
+});
