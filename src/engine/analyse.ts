@@ -10,6 +10,7 @@ import { timelineSeries } from './timeline-series.ts';
 import { summarizeRuns, type SummaryOptions } from './summary.ts';
 import type { RunSummary } from '../model/figures.ts';
 import type { ThroughputSeries } from '../model/figures.ts';
+import type { CompareResult } from '../model/comparison.ts';
 
 export interface RunAnalysis extends RunSummary {
   /**
@@ -31,6 +32,8 @@ export interface Analysis {
   ignored: string[];
   /** Every file read, with what was kept of it. */
   files: FileReport[];
+  /** The A/B comparison a loaded comparison (link or file) carried, as computed before it was shared. */
+  carriedComparison?: CompareResult;
 }
 
 
@@ -126,5 +129,6 @@ export function analyseStore(
     errors: [...fileErrors],
     ignored: [...ignored],
     files: [...files],
+    ...(store.carriedComparison ? { carriedComparison: store.carriedComparison } : {}),
   };
 }

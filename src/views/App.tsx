@@ -297,7 +297,7 @@ export function App() {
             </section>
             <section>
               <h2>Compare</h2>
-              <ComparePanel client={engine.client} version={engine.dataVersion} views={views} state={state} update={update} onResult={setComparison} />
+              <ComparePanel client={engine.client} version={engine.dataVersion} views={views} state={state} update={update} onResult={setComparison} carried={engine.analysis?.carriedComparison ?? null} />
             </section>
             <section>
               <h2>Capacity and price at the SLA</h2>

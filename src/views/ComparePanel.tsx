@@ -23,6 +23,8 @@ export interface ComparePanelProps {
   update: (patch: Partial<ViewState>) => void;
   /** The table shown (or null), for sharing it. */
   onResult: (result: CompareResult | null) => void;
+  /** The comparison an opened comparison file or link carried: shown until sides are chosen. */
+  carried: CompareResult | null;
 }
 
 function parsePercentiles(text: string): number[] | null {
@@ -33,7 +35,7 @@ function parsePercentiles(text: string): number[] | null {
   return values.length > 0 && values.every((p) => p > 0 && p <= 100) ? values : null;
 }
 
-export function ComparePanel({ client, version, views, state, update, onResult }: ComparePanelProps) {
+export function ComparePanel({ client, version, views, state, update, onResult, carried }: ComparePanelProps) {
   const choices = useMemo(() => selectionChoices(views, state), [views, state]);
   const compare = state.compare;
   const percentiles = useMemo(() => compare?.percentiles ?? [...DEFAULT_PERCENTILES], [compare]);
@@ -56,8 +58,10 @@ export function ComparePanel({ client, version, views, state, update, onResult }
 
   useEffect(() => {
     if (!client || !request) {
-      setOutcome({ result: null, error: null, ms: null, busy: false });
-      onResult(null);
+      // A comparison file carries its comparison but not the page's choice of sides: show it as it came.
+      const shown = !compare && carried ? { ...carried, carried: true } : null;
+      setOutcome({ result: shown, error: null, ms: null, busy: false });
+      onResult(shown);
       return;
     }
     let live = true;
@@ -80,7 +84,7 @@ export function ComparePanel({ client, version, views, state, update, onResult }
     return () => {
       live = false;
     };
-    // `key` stands for `request`'s content; `version` changes when the dataset does.
+    // `key` stands for `request`'s content; `version` changes when the dataset does (and with it what a comparison carried).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, key, version]);
 
@@ -138,7 +142,7 @@ export function ComparePanel({ client, version, views, state, update, onResult }
           </span>
         )}
       </div>
-      {!compare && (
+      {!compare && !carried && (
         <p className="muted small">
           Choose a baseline and a candidate — two runs, or two groups of runs by label (system, workload, distribution, load level, nodes, repeat) — to see, per operation and percentile and for throughput, the ratio, its 95% confidence interval and
           whether the difference is real.

@@ -1,0 +1,89 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { analyseStore, type Analysis } from '../../src/engine/analyse.ts';
+import { runCompare, type CompareRequest } from '../../src/engine/compare-queries.ts';
+import { buildSnapshot } from '../../src/engine/snapshot-build.ts';
+import { openNodeDb } from '../../src/engine/node-db.ts';
+import { Store } from '../../src/engine/store.ts';
+import { PERCENTILES } from '../../src/model/percentiles.ts';
+
+/**
+ * The engine's side of a comparison on the corpus: each run's seconds, resampled every one once,
+ * give exactly the summary's figures (the same buckets, the same rank rule), in a window too; and
+ * a comparison opened from a shared one shows the comparison it carried.
+ */
+
+const CORPUS = 'tests/fixtures/corpus';
+let store: Store;
+let analysis: Analysis;
+beforeAll(async () => {
+  ({ store, analysis } = await loadAndAnalyse([`${CORPUS}/sweep-uniform-a`, `${CORPUS}/raw-csv-b`, `${CORPUS}/intended-a`, `${CORPUS}/split-for-heat`]));
+});
+
+const self = (key: string, percentiles: number[], window: CompareRequest['window'] = null): CompareRequest => ({
+  baseline: { label: key, runKeys: [key] },
+  candidate: { label: key, runKeys: [key] },
+  percentiles,
+  window,
+  resamples: 200,
+});
+
+describe('a resample of every second is the merged figure', () => {
+  it('for every run, operation and percentile the summary shows, histograms and raw samples alike', () => {
+    for (const run of analysis.runs) {
+      const result = runCompare(store, analysis, self(run.dir, [...PERCENTILES]));
+      expect(result.problems, run.label).toEqual([]);
+      // Every compared operation, whatever the verdict (short runs may get no interval).
+      for (const row of result.rows) {
+        const figure = row.op === 'all operations' ? run.throughput : row.stat === 'throughput' ? (run.ops[row.op]?.count as number) / (run.durationS as number) : run.ops[row.op]?.[row.stat as 'p99'];
+        expect(row.baseline, `${run.label} ${row.op} ${row.stat}`).toBe(figure);
+      }
+      const ops = new Set(result.rows.map((r) => r.op));
+      for (const op of Object.keys(run.ops)) if (!/-FAILED$|^CLEANUP$|^Intended-CLEANUP$/.test(op)) expect(ops.has(op), `${run.label} ${op}`).toBe(true);
+    }
+  });
+
+  it('in a time window, the window the summary shows', () => {
+    const window = { fromS: 5, toS: 20 };
+    const windowed = analyseStore(store, [], [], { window });
+    const run = windowed.runs.find((r) => r.label === 'sweep-uniform-a/target-1000');
+    if (!run) throw new Error('no run');
+    const result = runCompare(store, windowed, self(run.dir, [50, 99], window));
+    expect(result.baseline.seconds).toEqual([15]);
+    expect(result.rows.find((r) => r.op === 'READ' && r.stat === 'p99')?.baseline).toBe(run.ops.READ?.p99);
+    expect(result.rows.find((r) => r.op === 'UPDATE' && r.stat === 'p50')?.baseline).toBe(run.ops.UPDATE?.p50);
+    expect(result.rows.find((r) => r.op === 'all operations')?.baseline).toBe(run.throughput);
+  });
+
+  it('block lengths on the corpus runs', () => {
+    const lengths = analysis.runs.map((run) => {
+      const result = runCompare(store, analysis, self(run.dir, [50, 99, 99.9]));
+      return `${run.label}: ${result.method === 'block-bootstrap' ? `${result.baseline.seconds[0]} s, blocks of ${result.baseline.blockLengthS[0]} s` : result.methodText}`;
+    });
+    console.log(`block lengths chosen on the corpus runs:\n  ${lengths.join('\n  ')}`);
+    expect(lengths).toHaveLength(analysis.runs.length);
+  });
+});
+
+describe('a comparison opened from a shared one', () => {
+  it('shows the comparison it carried, and says no new interval can be given without the result files', async () => {
+    const keys = ['sweep-uniform-a/target-250', 'sweep-uniform-a/target-2000'].map((label) => analysis.runs.find((r) => r.label === label)?.dir as string);
+    const request: CompareRequest = { baseline: { label: 'target-250', runKeys: [keys[0] as string] }, candidate: { label: 'target-2000', runKeys: [keys[1] as string] }, percentiles: [50, 99], window: null };
+    const computed = runCompare(store, analysis, request);
+    const { snapshot } = buildSnapshot(store, analysis, new Set(keys));
+    snapshot.comparison = computed;
+
+    const reopened = new Store(await openNodeDb());
+    reopened.addSnapshot(snapshot);
+    const shared = analyseStore(reopened, [], []);
+    expect(shared.carriedComparison).toEqual(computed);
+    expect(runCompare(reopened, shared, request)).toEqual({ ...computed, carried: true });
+    // Other percentiles: figures and ratios from the carried histograms, but no interval.
+    const other = runCompare(reopened, shared, { ...request, percentiles: [90] });
+    expect(other.method).toBe('none');
+    expect(other.methodText).toMatch(/was opened from a shared comparison, whose latency data has no time/);
+    const p90 = other.rows.find((r) => r.op === 'READ' && r.stat === 'p90');
+    expect(p90?.baseline).toBe(analysis.runs.find((r) => r.dir === keys[0])?.ops.READ?.p90);
+    expect(p90?.ciLow).toBeNull();
+  });
+});
