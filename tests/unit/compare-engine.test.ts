@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import { analyseStore, type Analysis } from '../../src/engine/analyse.ts';
@@ -6,6 +7,9 @@ import { buildSnapshot } from '../../src/engine/snapshot-build.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { Store } from '../../src/engine/store.ts';
 import { PERCENTILES } from '../../src/model/percentiles.ts';
+import { buildReport } from '../../src/report/build-report.ts';
+import { linkDataToSnapshot } from '../../src/state/snapshot.ts';
+import { DEFAULT_STATE } from '../../src/state/view-state.ts';
 
 /**
  * The engine's side of a comparison on the corpus: each run's seconds, resampled every one once,
@@ -85,5 +89,39 @@ describe('a comparison opened from a shared one', () => {
     const p90 = other.rows.find((r) => r.op === 'READ' && r.stat === 'p90');
     expect(p90?.baseline).toBe(analysis.runs.find((r) => r.dir === keys[0])?.ops.READ?.p90);
     expect(p90?.ciLow).toBeNull();
+  });
+});
+
+describe('the report file', () => {
+  it('holds the comparison, capacity at the SLA and the sizing table of the view, and its link carries the comparison', async () => {
+    const state = {
+      ...structuredClone(DEFAULT_STATE),
+      compare: { baseline: 'sweep-uniform-a/target-250', candidate: 'sweep-uniform-a/target-2000' },
+      sla: 'p95 of READ <= 300 us',
+      pricing: { RedisDB: { monthly: 1000 } },
+      runs: Object.fromEntries(analysis.runs.filter((r) => r.label.startsWith('sweep')).map((r) => [r.dir, { nodes: 3 }])),
+    };
+    const html = await buildReport(store, analysis, {
+      state,
+      files: [],
+      parsed: [],
+      cssText: readFileSync('src/styles.css', 'utf8'),
+      appUrl: './index.html',
+      generatedAt: '2026-11-25T00:00:00Z',
+      version: 'test',
+    });
+    const computed = runCompare(store, analysis, {
+      baseline: { label: 'sweep-uniform-a/target-250', runKeys: [analysis.runs.find((r) => r.label === 'sweep-uniform-a/target-250')?.dir as string] },
+      candidate: { label: 'sweep-uniform-a/target-2000', runKeys: [analysis.runs.find((r) => r.label === 'sweep-uniform-a/target-2000')?.dir as string] },
+      percentiles: [50, 99, 99.9],
+      window: null,
+    });
+    expect(html).toContain('data-testid="comparison-table"');
+    for (const row of computed.rows) expect(html).toContain(`data-op="${row.op}" data-stat="${row.stat}" data-verdict="${row.verdict ?? 'none'}"`);
+    expect(html).toMatch(/<tr data-system="RedisDB">/);
+    expect(html).toContain('data-testid="sizing-table"');
+    const data = /#[^"]*data=([A-Za-z0-9_-]+)/.exec(html)?.[1];
+    expect(data).toBeDefined();
+    expect(linkDataToSnapshot(data as string).comparison?.rows).toEqual(computed.rows);
   });
 });
