@@ -538,7 +538,8 @@ class TextReport {
     if (this.progress.length > 0) series.push(...this.progressSeries());
     const producer: ProducerInfo = { tool: 'pgbench', settings: this.settings };
     if (this.version !== undefined) producer.version = this.version;
-    return { series, producer };
+    // The report covers every client thread: beside their -l logs it is their report, not more data.
+    return { series: series.map((s) => ({ ...s, scope: 'run' as const })), producer };
   }
 
   /**

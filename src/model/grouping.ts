@@ -3,6 +3,7 @@ import {
   clientFromFileName,
   dirName,
   normalisePath,
+  reportOf,
   splitClientAndOp,
   withoutCompression,
 } from './naming.ts';
@@ -107,6 +108,7 @@ export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<
     for (const c of touched) c.files.push(baseName(file.path));
   }
 
+  for (const clients of runs.values()) asReports(clients.values());
   // Natural order: target-250 before target-1000, as a person lists them.
   const keys = [...runs.keys()].sort(naturalCompare);
   const labels = runLabels(keys);
@@ -118,6 +120,20 @@ export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<
       .filter((c) => c.series.length > 0 || c.commandLine || c.overall || c.status)
       .sort((a, b) => naturalCompare(a.name, b.name)),
   }));
+}
+
+/**
+ * A tool's whole-run report of an operation (SeriesBase.scope 'run') beside other data of that
+ * operation in the same run (per-request logs, an aggregated log) summarises those requests again:
+ * it is renamed to the report's view of them (`<op> (report)`), shown and never added to them.
+ * Alone, it is the run's data.
+ */
+function asReports(clients: Iterable<ClientData>): void {
+  const list = [...clients];
+  const measured = new Set(list.flatMap((c) => c.series.filter((s) => s.data.scope !== 'run').map((s) => s.data.op)));
+  for (const c of list) {
+    c.series = c.series.map((s) => (s.data.scope === 'run' && measured.has(s.data.op) ? { ...s, data: { ...s.data, op: reportOf(s.data.op) } } : s));
+  }
 }
 
 /**

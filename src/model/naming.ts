@@ -23,9 +23,15 @@ export function withoutCompression(name: string): string {
 
 /**
  * Names producers' modules give to other views of requests already counted elsewhere: JMeter's
- * `<label> (first byte)` (its Latency column) and Locust's `Aggregated (all requests)` row.
+ * `<label> (first byte)` (its Latency column), Locust's `Aggregated (all requests)` row, and a
+ * tool's whole-run report beside the per-request data it summarises (`<op> (report)`).
  */
-const DERIVED = / \((?:first byte|all requests)\)$/;
+const DERIVED = / \((?:first byte|all requests|report)\)$/;
+
+/** The name a whole-run report of `op` takes beside per-request data of it (see SeriesBase.scope). */
+export function reportOf(op: string): string {
+  return `${op} (report)`;
+}
 
 /** How a measurement name counts: throughput counts 'op' and 'failed'; never 'intended', 'cleanup' or 'derived'. */
 export function opKind(op: string): OpKind {

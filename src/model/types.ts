@@ -99,6 +99,12 @@ interface SeriesBase {
   unit: LatencyUnit;
   /** Client named by the file's content (a `client` column); otherwise grouping derives it. */
   client?: string;
+  /**
+   * 'run': figures of the whole run, every client and thread together — a tool's own final
+   * report (pgbench's stdout). Beside per-request data of the same operation in the same run, it
+   * is shown as the tool's report (`<op> (report)`), never added to that data.
+   */
+  scope?: 'run';
 }
 
 /** HdrHistogram interval log data for one operation (or tag). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupIntoRuns, runLabels } from '../../src/model/grouping.ts';
+import { opKind } from '../../src/model/naming.ts';
 import { rawSeries } from '../helpers/raw-samples.ts';
 import type { FormatId, LatencySeries, ParsedFile } from '../../src/model/types.ts';
 
@@ -47,6 +48,25 @@ describe('grouping files into runs and clients', () => {
       ['res/b', 1],
       ['res/c', 1],
     ]);
+  });
+
+  it("a tool's whole-run report beside other data of its operation is its report, not more data", () => {
+    const report = (path: string, op: string): ParsedFile => {
+      const f = file(path, 'pgbench', [op]);
+      return { ...f, series: f.series.map((s) => ({ ...s, scope: 'run' as const })) };
+    };
+    const [withLogs, alone] = groupIntoRuns([
+      file('a/pgbench_log.1', 'pgbench', ['script0']),
+      file('a/pgbench_log.1.1', 'pgbench', ['script0']),
+      report('a/stdout.txt', 'script0'),
+      report('a/stdout.txt', 'script1'),
+      report('b/stdout.txt', 'script0'),
+    ]);
+    const ops = (r: typeof withLogs) => r?.clients.flatMap((c) => c.series.map((s) => `${c.name}:${s.data.op}`)).sort();
+    // script1 has nothing else: the report is its data.
+    expect(ops(withLogs)).toEqual(['pgbench_log.1.1:script0', 'pgbench_log.1:script0', 'stdout:script0 (report)', 'stdout:script1']);
+    expect(ops(alone)).toEqual(['stdout:script0']);
+    expect(opKind('script0 (report)')).toBe('derived');
   });
 
   it('names a run of files with no folder after its file, not "."', () => {

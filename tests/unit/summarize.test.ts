@@ -200,3 +200,16 @@ describe('a run timed from its own start', () => {
     expect(absolute?.startEpochMs).toBeGreaterThan(Date.UTC(2026, 0, 1));
   });
 });
+
+describe('a run with series timed from their own start beside series in epoch time', () => {
+  it('keeps the epoch clock: a tool’s progress report (elapsed seconds) does not stretch the run to 1970', async () => {
+    // pgbench's -l logs are in epoch seconds; its --progress lines count from the run's start.
+    const a = analyseLoaded(db, await loadPaths(['tests/fixtures/pgbench/pg13-rate-limit']));
+    const run = a.runs[0];
+    expect(run?.relativeTime).toBeUndefined();
+    expect(run?.durationS).toBeGreaterThan(1);
+    expect(run?.durationS).toBeLessThan(60);
+    expect(run?.throughputPerSecond?.ok.length).toBeLessThan(60);
+    expect(run?.startEpochMs).toBeGreaterThan(Date.UTC(2026, 0, 1));
+  });
+});
