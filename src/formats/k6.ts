@@ -439,7 +439,8 @@ function trendSummary(op: string, count: number, v: Record<string, unknown> | nu
     }
     if (typeof v['p(50)'] === 'number') percentiles.p50 = v['p(50)'];
   }
-  return { kind: 'summary', op, unit: 'ms', count, mean, min, max, percentiles, returns: {} };
+  // The summary covers the instance's whole run: beside its samples it is their report.
+  return { kind: 'summary', op, unit: 'ms', count, mean, min, max, percentiles, returns: {}, scope: 'run' };
 }
 
 function quoteCount(text: string): number {

@@ -370,8 +370,9 @@ class VegetaParser implements LineParser {
       const { min = null, mean = null, max = null, ...rest } = r.latencies;
       const percentiles = r.requests > 0 ? Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('p'))) : {};
       const figures = r.requests > 0 ? { mean, min, max } : { mean: null, min: null, max: null };
-      out.push({ kind: 'summary', op: REPORT_OP, unit: 'ns', count: ok, ...figures, percentiles, returns: {}, ...client });
-      if (r.requests > ok) out.push({ kind: 'summary', op: `${REPORT_OP}-FAILED`, unit: 'ns', count: r.requests - ok, mean: null, min: null, max: null, percentiles: {}, returns: {}, ...client });
+      // A report covers the attack's whole run: beside its results it is their report (scope 'run').
+      out.push({ kind: 'summary', op: REPORT_OP, unit: 'ns', count: ok, ...figures, percentiles, returns: {}, scope: 'run', ...client });
+      if (r.requests > ok) out.push({ kind: 'summary', op: `${REPORT_OP}-FAILED`, unit: 'ns', count: r.requests - ok, mean: null, min: null, max: null, percentiles: {}, returns: {}, scope: 'run', ...client });
     });
     return out;
   }

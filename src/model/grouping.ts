@@ -7,7 +7,7 @@ import {
   splitClientAndOp,
   withoutCompression,
 } from './naming.ts';
-import type { LatencySeries, OverallSummary, ParsedFile, StatusPoint, YcsbCommandLine } from './types.ts';
+import type { FormatId, LatencySeries, OverallSummary, ParsedFile, StatusPoint, YcsbCommandLine } from './types.ts';
 
 /**
  * Grouping files into runs and clients with no side files: a folder is one run (one benchmark
@@ -18,6 +18,8 @@ import type { LatencySeries, OverallSummary, ParsedFile, StatusPoint, YcsbComman
 export interface SourcedSeries {
   /** Base name of the file the series came from. */
   file: string;
+  /** The format module that read that file. */
+  format: FormatId;
   data: LatencySeries;
 }
 
@@ -95,7 +97,7 @@ export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<
     const touched = new Set<ClientData>();
     for (const s of file.series) {
       const c = clientFor(runKey, clientOf(file, s));
-      c.series.push({ file: baseName(file.path), data: s });
+      c.series.push({ file: baseName(file.path), format: file.format, data: s });
       touched.add(c);
     }
     if (file.commandLine || file.overall || file.status || file.series.length === 0) {
@@ -123,16 +125,18 @@ export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<
 }
 
 /**
- * A tool's whole-run report of an operation (SeriesBase.scope 'run') beside other data of that
- * operation in the same run (per-request logs, an aggregated log) summarises those requests again:
- * it is renamed to the report's view of them (`<op> (report)`), shown and never added to them.
- * Alone, it is the run's data.
+ * A tool's whole-run report (SeriesBase.scope 'run') beside other data of the same run from that
+ * tool, or of the same operation (per-request logs, an aggregated log), summarises those requests
+ * again: it is renamed to the report's view of them (`<op> (report)`), shown and never added to
+ * them. Alone, it is the run's data.
  */
 function asReports(clients: Iterable<ClientData>): void {
   const list = [...clients];
-  const measured = new Set(list.flatMap((c) => c.series.filter((s) => s.data.scope !== 'run').map((s) => s.data.op)));
+  const measured = list.flatMap((c) => c.series.filter((s) => s.data.scope !== 'run'));
+  const ops = new Set(measured.map((s) => s.data.op));
+  const formats = new Set(measured.map((s) => s.format));
   for (const c of list) {
-    c.series = c.series.map((s) => (s.data.scope === 'run' && measured.has(s.data.op) ? { ...s, data: { ...s.data, op: reportOf(s.data.op) } } : s));
+    c.series = c.series.map((s) => (s.data.scope === 'run' && (ops.has(s.data.op) || formats.has(s.format)) ? { ...s, data: { ...s.data, op: reportOf(s.data.op) } } : s));
   }
 }
 

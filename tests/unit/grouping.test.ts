@@ -63,9 +63,12 @@ describe('grouping files into runs and clients', () => {
       report('b/stdout.txt', 'script0'),
     ]);
     const ops = (r: typeof withLogs) => r?.clients.flatMap((c) => c.series.map((s) => `${c.name}:${s.data.op}`)).sort();
-    // script1 has nothing else: the report is its data.
-    expect(ops(withLogs)).toEqual(['pgbench_log.1.1:script0', 'pgbench_log.1:script0', 'stdout:script0 (report)', 'stdout:script1']);
+    // Beside the tool's own logs every figure of its report is the report's, script1's too.
+    expect(ops(withLogs)).toEqual(['pgbench_log.1.1:script0', 'pgbench_log.1:script0', 'stdout:script0 (report)', 'stdout:script1 (report)']);
     expect(ops(alone)).toEqual(['stdout:script0']);
+    // A report named otherwise (vegeta's 'requests' beside 'GET /') is still the same tool's report.
+    const [vegeta] = groupIntoRuns([file('v/results.csv', 'vegeta', ['GET /']), { ...report('v/report.json', 'requests'), format: 'vegeta' }]);
+    expect(ops(vegeta)).toEqual(['report:requests (report)', 'results:GET /']);
     expect(opKind('script0 (report)')).toBe('derived');
   });
 
