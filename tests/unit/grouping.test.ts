@@ -68,7 +68,7 @@ describe('grouping files into runs and clients', () => {
     expect(ops(alone)).toEqual(['stdout:script0']);
     // A report named otherwise (vegeta's 'requests' beside 'GET /') is still the same tool's report.
     const [vegeta] = groupIntoRuns([file('v/results.csv', 'vegeta', ['GET /']), { ...report('v/report.json', 'requests'), format: 'vegeta' }]);
-    expect(ops(vegeta)).toEqual(['report:requests (report)', 'results:GET /']);
+    expect(ops(vegeta)).toEqual(['report.json:requests (report)', 'results:GET /']);
     expect(opKind('script0 (report)')).toBe('derived');
   });
 
