@@ -8,9 +8,9 @@
  *   npx tsx scripts/generate-data.ts raw <rows> <out.csv>
  *   npx tsx scripts/generate-data.ts hdr <clients> <ops> <seconds> <out-dir> [v1|v2]
  */
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { compressedEnvelope, encodeHistogramV2Compressed, type DecodedHistogram } from '../src/model/hdr-codec.ts';
+import { compressedEnvelope, decodeIndexedHistogram, encodeHistogramV2Compressed, type DecodedHistogram } from '../src/model/hdr-codec.ts';
 import { HdrLayout } from '../src/model/hdr-layout.ts';
 import type { HdrPrecision } from '../src/model/types.ts';
 
@@ -178,6 +178,43 @@ export function writeHdrLogs(clients: number, ops: readonly string[], seconds: n
     }
   }
   return histograms;
+}
+
+/**
+ * Interval logs of `clients` × `ops` × `seconds` made of real interval histograms: the V1 lines of
+ * `sources` (YCSB 0.17 logs, such as the corpus's), taken in turn and re-timed one a second, so the
+ * set has the shape of a long real run (real bucket spreads, real encoder output) without anything
+ * generated inside a histogram. Returns the histograms written and each operation's total count.
+ */
+export function writeRealHdrLogs(sources: readonly string[], clients: number, ops: readonly string[], seconds: number, dir: string): { histograms: number; counts: Record<string, number> } {
+  mkdirSync(dir, { recursive: true });
+  const pools = sources.map((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => /^[\d.]+,[\d.]+,[\d.]+,HIST/.test(l))
+      .map((l) => {
+        const [, , max = '0', blob = ''] = l.split(',');
+        return { max, blob, count: decodeIndexedHistogram(blob).histogram.totalCount };
+      }),
+  ).filter((pool) => pool.length > 0);
+  if (pools.length === 0) throw new Error('no interval histograms in the source logs');
+  const counts: Record<string, number> = Object.fromEntries(ops.map((op) => [op, 0]));
+  let histograms = 0;
+  for (let c = 1; c <= clients; c++) {
+    ops.forEach((op, o) => {
+      const pool = pools[((c - 1) * ops.length + o) % pools.length] as (typeof pools)[number];
+      const startS = START_MS / 1000 + c * 0.013;
+      const lines = [`#[Logging for: ${op}]`, '#[Histogram log format version 1.1]', `#[StartTime: ${startS.toFixed(3)} (seconds since epoch), re-timed real histograms]`, '"StartTimestamp","Interval_Length","Interval_Max","Interval_Compressed_Histogram"'];
+      for (let s = 0; s < seconds; s++) {
+        const h = pool[s % pool.length] as (typeof pool)[number];
+        lines.push(`${s}.000,1.000,${h.max},${h.blob}`);
+        counts[op]! += h.count;
+        histograms++;
+      }
+      writeFileSync(path.join(dir, `client${c}-${op}.hdr`), `${lines.join('\n')}\n`);
+    });
+  }
+  return { histograms, counts };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
