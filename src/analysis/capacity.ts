@@ -14,6 +14,8 @@ import { evaluateSla, formatSlaRule, type PercentileValue, type SlaRule } from '
 export interface CapacityPoint {
   label: string;
   system: string;
+  /** The configuration swept (workload · distribution): a system's runs of different ones are different sweeps. */
+  sweep: string;
   nodes: number | null;
   /** ops/s, failed operations included (what the SLA's "at >= …" reads). */
   throughput: number | null;
@@ -48,6 +50,8 @@ export interface Pricing {
 
 export interface CapacityRow {
   system: string;
+  /** The configuration swept, when the system's runs hold several (else null). */
+  sweep: string | null;
   /** The rules, as written, joined with "and". */
   sla: string;
   /** Load levels measured. */
@@ -72,6 +76,8 @@ export interface CapacityRow {
 
 export interface SizingRow {
   system: string;
+  /** As in CapacityRow. */
+  sweep: string | null;
   nodes: number;
   /** The run standing for this size; null when none meets the SLA. */
   run: string | null;
@@ -129,10 +135,9 @@ export function interpolateCapacity(x1: number, y1: number, x2: number, y2: numb
 export function capacityAtSla(points: readonly CapacityPoint[], rules: readonly SlaRule[], pricing: Pricing): CapacityRow[] {
   if (rules.length === 0) return [];
   const sla = rules.map(formatSlaRule).join(' and ');
-  const systems = [...new Set(points.map((p) => p.system))];
-  const rows = systems.map((system): Omit<CapacityRow, 'rank'> => {
+  const rows = sweepsOf(points).map(({ system, sweep }): Omit<CapacityRow, 'rank'> => {
     const notes: string[] = [];
-    const all = points.filter((p) => p.system === system);
+    const all = points.filter((p) => p.system === system && (sweep === null || p.sweep === sweep));
     const measured = all.filter((p) => p.throughput !== null).sort((a, b) => (a.throughput as number) - (b.throughput as number));
     if (measured.length < all.length) notes.push(`${all.length - measured.length} run(s) without a throughput left out`);
     const judged = measured.map((p) => ({ p, ...verdictOf(rules, p) }));
@@ -141,6 +146,7 @@ export function capacityAtSla(points: readonly CapacityPoint[], rules: readonly 
     const best = passing[passing.length - 1];
     const row: Omit<CapacityRow, 'rank'> = {
       system,
+      sweep,
       sla,
       levels: measured.length,
       maxOpsPerS: null,
@@ -212,6 +218,15 @@ export function capacityAtSla(points: readonly CapacityPoint[], rules: readonly 
   return order.map((r, i) => ({ ...r, rank: i + 1 }));
 }
 
+/** Each system's sweeps: one per configuration when its runs hold several (a load sweep varies the load only). */
+function sweepsOf(points: readonly CapacityPoint[]): { system: string; sweep: string | null }[] {
+  const systems = [...new Set(points.map((p) => p.system))];
+  return systems.flatMap((system): { system: string; sweep: string | null }[] => {
+    const sweeps = [...new Set(points.filter((p) => p.system === system).map((p) => p.sweep))];
+    return sweeps.length > 1 ? sweeps.map((sweep) => ({ system, sweep })) : [{ system, sweep: null }];
+  });
+}
+
 /**
  * One row per system and cluster size (runs labelled with their nodes): the run standing for that
  * size — the highest throughput meeting the SLA when there is one, else the highest throughput —
@@ -219,18 +234,21 @@ export function capacityAtSla(points: readonly CapacityPoint[], rules: readonly 
  */
 export function sizingTable(points: readonly CapacityPoint[], rules: readonly SlaRule[], percentile: number, ops: readonly string[], pricing: Pricing): SizingRow[] {
   const sized = points.filter((p): p is CapacityPoint & { nodes: number } => p.nodes !== null && p.throughput !== null);
-  const keys = [...new Map(sized.map((p) => [`${p.system}\u0000${p.nodes}`, { system: p.system, nodes: p.nodes }])).values()];
-  keys.sort((a, b) => a.system.localeCompare(b.system, 'en', { numeric: true }) || a.nodes - b.nodes);
-  return keys.map(({ system, nodes }) => {
-    const candidates = sized.filter((p) => p.system === system && p.nodes === nodes).sort((a, b) => (b.throughput as number) - (a.throughput as number));
+  const keys = sweepsOf(sized).flatMap(({ system, sweep }) =>
+    [...new Set(sized.filter((p) => p.system === system && (sweep === null || p.sweep === sweep)).map((p) => p.nodes))].map((nodes) => ({ system, sweep, nodes })),
+  );
+  keys.sort((a, b) => a.system.localeCompare(b.system, 'en', { numeric: true }) || (a.sweep ?? '').localeCompare(b.sweep ?? '') || a.nodes - b.nodes);
+  return keys.map(({ system, sweep, nodes }) => {
+    const candidates = sized.filter((p) => p.system === system && (sweep === null || p.sweep === sweep) && p.nodes === nodes).sort((a, b) => (b.throughput as number) - (a.throughput as number));
     const chosen = rules.length > 0 ? candidates.find((p) => verdictOf(rules, p).verdict === 'pass') : candidates[0];
     const basis: SizingRow['basis'] = rules.length === 0 ? 'highest throughput' : chosen ? 'highest throughput meeting the SLA' : 'no run meets the SLA';
-    if (!chosen) return { system, nodes, run: null, basis, opsPerS: null, latency: {}, costPerNode: null, monthlyCost: null, costPerKops: null };
+    if (!chosen) return { system, sweep, nodes, run: null, basis, opsPerS: null, latency: {}, costPerNode: null, monthlyCost: null, costPerKops: null };
     const priced = monthlyCostAt(pricing.prices[system], chosen, pricing.dynamodb);
     const monthlyCost = priced.cost;
     const opsPerS = chosen.throughput as number;
     return {
       system,
+      sweep,
       nodes,
       run: chosen.label,
       basis,

@@ -147,9 +147,12 @@ export function CapacityTable({ rows, report = false }: { rows: CapacityRow[]; r
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r.system} data-system={r.system}>
+            <tr key={`${r.system} ${r.sweep}`} data-system={r.system} {...(r.sweep ? { 'data-sweep': r.sweep } : {})}>
               <td className="num">{r.rank}</td>
-              <td>{r.system}</td>
+              <td>
+                {r.system}
+                {r.sweep && <span className="muted small"> {r.sweep}</span>}
+              </td>
               <td className="num" data-stat="max" {...(r.maxOpsPerS !== null ? { 'data-value': r.maxOpsPerS } : {})}>
                 {ops(r.maxOpsPerS)} {r.maxRun && <span className="muted small">({r.maxRun})</span>}
               </td>
@@ -174,8 +177,9 @@ export function CapacityTable({ rows, report = false }: { rows: CapacityRow[]; r
       </table>
       {rows.flatMap((r) =>
         r.notes.map((n) => (
-          <p key={`${r.system} ${n}`} className="muted small">
-            {r.system}: {n}
+          <p key={`${r.system} ${r.sweep} ${n}`} className="muted small">
+            {r.system}
+            {r.sweep ? ` (${r.sweep})` : ''}: {n}
           </p>
         )),
       )}
@@ -211,8 +215,11 @@ export function SizingTable({ rows, ops: opNames, percentile, report = false }: 
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={`${r.system} ${r.nodes}`}>
-              <td>{r.system}</td>
+            <tr key={`${r.system} ${r.sweep} ${r.nodes}`}>
+              <td>
+                {r.system}
+                {r.sweep && <span className="muted small"> {r.sweep}</span>}
+              </td>
               <td className="num">{r.nodes}</td>
               <td title={r.basis}>{r.run ?? <span className="muted">{r.basis}</span>}</td>
               <td className="num">{ops(r.opsPerS)}</td>

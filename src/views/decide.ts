@@ -101,6 +101,7 @@ export function capacityPoints(views: readonly RunView[]): CapacityPoint[] {
       return {
         label: v.label,
         system: v.system,
+        sweep: `${v.workload} · ${v.distribution}`,
         nodes: v.nodes,
         throughput: run.throughput,
         utilisationPct: v.utilisationPct,

@@ -109,10 +109,11 @@ export function comparisonTable(result: CompareResult): Table {
 
 /** Capacity at the SLA per system, ranked, as the Capacity panel shows it. */
 export function capacityTable(rows: readonly CapacityRow[]): Table {
-  const header = ['rank', 'system', 'sla', 'max ops/s', 'run', 'breaks at ops/s', 'breaking run', 'estimate ops/s', 'utilisation %', 'monthly cost ($)', '$ per 1,000 ops/s-month', 'priced as', 'notes'];
+  const header = ['rank', 'system', 'configuration', 'sla', 'max ops/s', 'run', 'breaks at ops/s', 'breaking run', 'estimate ops/s', 'utilisation %', 'monthly cost ($)', '$ per 1,000 ops/s-month', 'priced as', 'notes'];
   const body: Cell[][] = rows.map((r) => [
     r.rank,
     r.system,
+    r.sweep,
     r.sla,
     r.maxOpsPerS,
     r.maxRun,
@@ -125,14 +126,14 @@ export function capacityTable(rows: readonly CapacityRow[]): Table {
     r.pricing,
     r.notes.join('; ') || null,
   ]);
-  return { header, numeric: header.map((h) => !['system', 'sla', 'run', 'breaking run', 'priced as', 'notes'].includes(h)), rows: body };
+  return { header, numeric: header.map((h) => !['system', 'configuration', 'sla', 'run', 'breaking run', 'priced as', 'notes'].includes(h)), rows: body };
 }
 
 /** The sizing table: per system and cluster size, ops/s, pXX per operation (µs), cost per node and in total. */
 export function sizingTableOf(rows: readonly SizingRow[], ops: readonly string[], percentile: number): Table {
-  const header = ['system', 'nodes', 'run', 'basis', 'ops/s', ...ops.map((op) => `p${percentile} ${op} (µs)`), '$ per node-month', '$ per month', '$ per 1,000 ops/s-month'];
-  const body: Cell[][] = rows.map((r) => [r.system, r.nodes, r.run, r.basis, r.opsPerS, ...ops.map((op) => r.latency[op] ?? null), r.costPerNode, r.monthlyCost, r.costPerKops]);
-  return { header, numeric: header.map((h) => !['system', 'run', 'basis'].includes(h)), rows: body };
+  const header = ['system', 'configuration', 'nodes', 'run', 'basis', 'ops/s', ...ops.map((op) => `p${percentile} ${op} (µs)`), '$ per node-month', '$ per month', '$ per 1,000 ops/s-month'];
+  const body: Cell[][] = rows.map((r) => [r.system, r.sweep, r.nodes, r.run, r.basis, r.opsPerS, ...ops.map((op) => r.latency[op] ?? null), r.costPerNode, r.monthlyCost, r.costPerKops]);
+  return { header, numeric: header.map((h) => !['system', 'configuration', 'run', 'basis'].includes(h)), rows: body };
 }
 
 /** Text safe inside a double- or single-quoted HTML/XML attribute, or as element content. */

@@ -53,6 +53,8 @@ test('two corpus runs compared with verdicts; capacity and price at an SLA; both
 
   await page.getByTestId('compare-baseline').selectOption({ label: 'run target-250' });
   await page.getByTestId('compare-candidate').selectOption({ label: 'run target-2000' });
+  // Choosing the baseline first compares it with another run; wait for the pair chosen.
+  await expect(page.getByTestId('comparison').locator('p').first()).toHaveText(/^target-2000 \(candidate\) against target-250 \(baseline\)/);
   const rows = await comparisonRows(page);
   expect(Object.keys(rows)).toEqual(['READ p50', 'READ p99', 'READ p99.9', 'READ throughput', 'UPDATE p50', 'UPDATE p99', 'UPDATE p99.9', 'UPDATE throughput', 'all operations throughput']);
   // Eight times the offered load: throughput is better, and its ratio is the oracle's.
@@ -99,9 +101,31 @@ test('a run against itself is the same everywhere', async ({ page }) => {
   await loadFolder(page, `${CORPUS}/sweep-uniform-a`);
   await page.getByTestId('compare-baseline').selectOption({ label: 'run target-1000' });
   await page.getByTestId('compare-candidate').selectOption({ label: 'run target-1000' });
+  await expect(page.getByTestId('comparison').locator('p').first()).toHaveText(/^target-1000 \(candidate\) against target-1000 \(baseline\)/);
   const rows = await comparisonRows(page);
   for (const [key, r] of Object.entries(rows)) {
     expect(r.verdict, key).toBe('same');
     expect(r.ratio, key).toBe('1');
   }
+});
+
+test('a link with nodes, an SLA and prices gives the sizing table: one row per cluster size', async ({ page }) => {
+  const runs = {
+    'sample-results/sweep-uniform-a/target-250': { nodes: 3 },
+    'sample-results/sweep-uniform-a/target-500': { nodes: 3 },
+    'sample-results/sweep-uniform-a/target-1000': { nodes: 6 },
+    'sample-results/sweep-uniform-a/target-2000': { nodes: 6 },
+    'sample-results/sweep-uniform-a/target-unthrottled': { nodes: 12 },
+  };
+  const pricing = { RedisDB: { nodeHourly: 0.5 } };
+  await page.goto(`/#sla=${encodeURIComponent('p95 of READ <= 300 us')}&runs=${encodeURIComponent(JSON.stringify(runs))}&pricing=${encodeURIComponent(JSON.stringify(pricing))}&sizingp=99&v=2`);
+  const sizing = page.getByTestId('sizing-table');
+  await expect(sizing.locator('tbody tr')).toHaveCount(3);
+  // 3 nodes: target-500 meets the SLA at the higher load; 6 nodes: target-2000 (target-1000 breaks it); 12: none.
+  await expect(sizing.locator('tbody tr').nth(0)).toContainText('target-500');
+  await expect(sizing.locator('tbody tr').nth(1)).toContainText('target-2000');
+  await expect(sizing.locator('tbody tr').nth(2)).toContainText('no run meets the SLA');
+  await expect(sizing.locator('tbody tr').nth(1).locator('td[data-op=READ]')).toHaveAttribute('data-value', String(level('target-2000').ops.READ?.merged.p99));
+  await expect(sizing.locator('tbody tr').nth(1)).toContainText('$2,190');
+  await page.getByTestId('capacity-panel').screenshot({ path: `${ARTIFACTS}/capacity-sizing.png` });
 });

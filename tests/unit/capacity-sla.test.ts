@@ -111,6 +111,19 @@ describe('capacity at an SLA on the corpus sweep', () => {
   });
 });
 
+describe('sweeps', () => {
+  it('a system\'s runs of different configurations are different sweeps, each with its own capacity', () => {
+    const runs = Object.fromEntries(analysis.runs.map((r) => [r.dir, { workload: r.label === 'target-250' || r.label === 'target-500' ? 'workloadb' : 'workloada' }]));
+    const rows = capacityAtSla(points({ runs }), parseSlaRules('p95 of READ <= 300 us').rules, noPrices);
+    expect(rows.map((r) => [r.system, r.sweep, r.maxRun])).toEqual([
+      ['RedisDB', 'workloada · uniform', 'target-2000'],
+      ['RedisDB', 'workloadb · uniform', 'target-500'],
+    ]);
+    // One sweep alone is named by its system only.
+    expect(capacityAtSla(points(), parseSlaRules('p95 of READ <= 300 us').rules, noPrices)[0]?.sweep).toBeNull();
+  });
+});
+
 describe('price at the SLA', () => {
   it('prices a cluster per node-hour at the level meeting the SLA, per 1,000 ops/s-month', () => {
     const runs = Object.fromEntries(analysis.runs.map((r) => [r.dir, { nodes: 3 }]));
