@@ -4,7 +4,8 @@
  * intervals, and capacity and price at an SLA — the same code as the app's Compare and Capacity
  * panels, so both print the same numbers.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { capacityAtSla, sizingTable, type CapacityRow, type SizingRow } from '../analysis/capacity.ts';
 import { DEFAULT_PERCENTILES, DEFAULT_RESAMPLES } from '../analysis/compare.ts';
@@ -27,7 +28,7 @@ Within runs the interval comes from a moving-block bootstrap of their seconds; w
 hold at least two runs, from the spread between them. With --sla, the capacity of each system at
 the SLA: the highest throughput measured that meets it, the first level that breaks it, an
 interpolated estimate between them, and with --price the monthly cost and $ per 1,000 ops/s-month.
-  SIDE            a run's folder (or label), or LABEL=VALUE for every run with that label:
+  SIDE            a run's folder (or label), a folder of runs (all of them), or LABEL=VALUE for every run with that label:
                   system, workload, distribution, loadLevel, nodes, repeat
   --percentiles   percentiles to compare (default ${DEFAULT_PERCENTILES.join(',')})
   --sla RULE      e.g. "p95 of READ <= 10 ms"; repeat it (or separate rules with ;) for several, all must hold
@@ -181,7 +182,9 @@ async function main(args: string[]): Promise<number> {
   const views = buildRunViews(analysis, state);
   let result: CompareResult | null = null;
   if (options.baseline !== undefined && options.candidate !== undefined) {
-    const sides = [options.baseline, options.candidate].map((text) => resolveSelection(views, state, text));
+    // A folder given as it exists on disk (absolute, ./…) names runs as loadPaths shows them: relative, with '/'.
+    const asShown = (text: string) => (existsSync(text) ? path.relative(process.cwd(), text).split(path.sep).join('/') || text : text);
+    const sides = [options.baseline, options.candidate].map((text) => resolveSelection(views, state, asShown(text)));
     const bad = sides.flatMap((s, i) => ('error' in s ? [`--${i === 0 ? 'baseline' : 'candidate'}: ${s.error}`] : []));
     if (bad.length) {
       process.stderr.write(`error: ${bad.join('\n')}\n`);

@@ -12,8 +12,9 @@ import type { RunView } from './run-views.ts';
  * of a comparison stands for, the runs as points of a capacity sweep, prices from the view, and
  * SLA rules checked against the figures the summary has.
  *
- * A side is written as the CLI takes it: a run (its folder, or its label), or `<label>=<value>`
- * for every run with that label — system, workload, distribution, loadLevel, nodes or repeat.
+ * A side is written as the CLI takes it: a run (its folder, or its label), a folder of runs (all of
+ * them), or `<label>=<value>` for every run with that label — system, workload, distribution,
+ * loadLevel, nodes or repeat.
  */
 
 export interface GroupLabel {
@@ -54,21 +55,24 @@ export function resolveSelection(views: readonly RunView[], state: Pick<ViewStat
       const values = [...new Set(shown.map((v) => label.of(v, state)).filter((x): x is string => x !== null))];
       return { error: `no run has ${label.title} "${value}" (${values.length ? `there are: ${values.join(', ')}` : `no run has a ${label.title} label`})` };
     }
-    return { label: `${label.title} = ${value}`, runKeys: runs.map((v) => v.key), notes: mixedConfigurations(runs, label, state) };
+    return { label: `${label.title} = ${value}`, runKeys: runs.map((v) => v.key), notes: mixedConfigurations(runs, label, `${label.title} = ${value}`, state) };
   }
-  const ref = trimSlashes(text.trim());
+  const ref = trimSlashes(text.trim()).replace(/^(\.\/)+/, '');
   const run = shown.find((v) => trimSlashes(v.key) === ref) ?? shown.find((v) => v.label === ref) ?? shown.find((v) => trimSlashes(v.key).endsWith(`/${ref}`));
-  if (!run) return { error: `no run "${text}" (runs: ${shown.map((v) => v.label).join(', ')})` };
-  return { label: run.label, runKeys: [run.key], notes: [] };
+  if (run) return { label: run.label, runKeys: [run.key], notes: [] };
+  // A folder holding several runs: all of them, as a group.
+  const inside = shown.filter((v) => trimSlashes(v.key).startsWith(`${ref}/`) || trimSlashes(v.key).includes(`/${ref}/`) || v.label.startsWith(`${ref}/`));
+  if (inside.length > 0) return { label: ref, runKeys: inside.map((v) => v.key), notes: mixedConfigurations(inside, null, `folder ${ref}`, state) };
+  return { error: `no run "${text}" (runs: ${shown.map((v) => v.label).join(', ')})` };
 }
 
 /** Runs of a group that differ in another label are compared as repeats all the same: say so. */
-function mixedConfigurations(runs: readonly RunView[], by: GroupLabel, state: Pick<ViewState, 'runs'>): string[] {
+function mixedConfigurations(runs: readonly RunView[], by: GroupLabel | null, group: string, state: Pick<ViewState, 'runs'>): string[] {
   if (runs.length < 2) return [];
   const differing = GROUP_LABELS.filter((l) => l !== by && l.name !== 'repeat' && new Set(runs.map((v) => l.of(v, state))).size > 1);
   if (differing.length === 0) return [];
   const list = differing.map((l) => `${l.title} (${[...new Set(runs.map((v) => l.of(v, state) ?? 'none'))].join(', ')})`).join('; ');
-  return [`the runs of ${by.title} = ${by.of(runs[0] as RunView, state)} differ in ${list}: they are taken as repeats of one configuration`];
+  return [`the runs of ${group} differ in ${list}: they are taken as repeats of one configuration`];
 }
 
 export interface SelectionChoice {

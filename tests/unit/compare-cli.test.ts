@@ -130,6 +130,18 @@ describe('groups by label', () => {
   });
 });
 
+describe('folders of runs', () => {
+  const out = cliOnce(['--json', '--baseline', `./${SWEEP}/`, '--candidate', path.resolve('tests/fixtures/corpus/zipfian-a'), SWEEP, 'tests/fixtures/corpus/zipfian-a']);
+  it('are groups, however the folder is written, compared by the spread between their runs', () => {
+    expect(out().code).toBe(0);
+    const json = JSON.parse(out().stdout);
+    expect(json.method).toBe('between-runs');
+    expect(json.baseline.runs).toHaveLength(5);
+    expect(json.candidate.runs).toEqual(['zipfian-a/target-1000', 'zipfian-a/target-3000']);
+    expect(json.notes.join(' ')).toMatch(/the runs of folder tests\/fixtures\/corpus\/sweep-uniform-a differ in load level/);
+  });
+});
+
 describe('bad input', () => {
   it('a side that matches no run is bad usage (exit 2), naming the runs there are', async () => {
     const out = await cli(['--json', '--baseline', 'system=Cassandra', '--candidate', `${SWEEP}/target-250`, SWEEP]);
