@@ -34,6 +34,8 @@ export interface Analysis {
   files: FileReport[];
   /** The A/B comparison a loaded comparison (link or file) carried, as computed before it was shared. */
   carriedComparison?: CompareResult;
+  /** The view-state fragment a loaded comparison file carried (its SLA, prices, labels, sides). */
+  carriedView?: string;
 }
 
 
@@ -130,5 +132,6 @@ export function analyseStore(
     ignored: [...ignored],
     files: [...files],
     ...(store.carriedComparison ? { carriedComparison: store.carriedComparison } : {}),
+    ...(store.carriedView ? { carriedView: store.carriedView } : {}),
   };
 }

@@ -95,6 +95,8 @@ export class Store {
   version = 0;
   /** The A/B comparison a loaded comparison (link or file) carried, as computed before it was shared. */
   carriedComparison: CompareResult | null = null;
+  /** The view-state fragment a loaded comparison file carried (see Snapshot.view). */
+  carriedView: string | null = null;
   private memos = { version: -1, values: new Map<string, unknown>() };
   /** Seconds per block in DuckDB's `blocks`. */
   readonly blockS: number;
@@ -206,6 +208,7 @@ export class Store {
     this.series = [];
     this.levels.clear();
     this.carriedComparison = null;
+    this.carriedView = null;
     this.version++;
   }
 
@@ -302,6 +305,7 @@ export class Store {
   addSnapshot(snapshot: Snapshot): void {
     const first = this.series.length;
     this.carriedComparison = snapshot.comparison ?? null;
+    this.carriedView = snapshot.view ?? null;
     for (const r of snapshot.runs) {
       const runId = this.runs.length;
       this.runs.push({ id: runId, key: r.key, label: r.label, paths: [], clients: [], fixed: r });

@@ -9,6 +9,7 @@ import { CHART_KINDS, ChartInputError, chartSpec } from '../render/chart-specs.t
 import { renderSvg, themeFromCss } from '../render/svg-figure.ts';
 import { bestLink, snapshotToComparisonFile } from '../state/snapshot.ts';
 import { encodeState, type ViewState } from '../state/view-state.ts';
+import { decisionFragment } from '../state/decisions.ts';
 import { buildRunViews, type RunView } from '../views/run-views.ts';
 import { capacityAtSla, sizingTable } from '../analysis/capacity.ts';
 import { DEFAULT_PERCENTILES } from '../analysis/compare.ts';
@@ -134,7 +135,7 @@ export async function buildReport(store: Store, analysis: Analysis, o: ReportOpt
       }
       // Figures only, or nothing, fit in a link: the whole comparison rides along as a file.
       if (best.level !== 'histograms' || o.alwaysAttach) {
-        attachment = { name: 'comparison.benchlens.json', dataUrl: `data:application/json;base64,${base64(snapshotToComparisonFile(snapshot))}` };
+        attachment = { name: 'comparison.benchlens.json', dataUrl: `data:application/json;base64,${base64(snapshotToComparisonFile({ ...snapshot, view: decisionFragment(o.state) }))}` };
       }
     }
   }

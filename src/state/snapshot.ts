@@ -48,6 +48,7 @@ import type { CompareResult } from '../model/comparison.ts';
  *                            unit, naive: {maxClientP95, maxClientP99, meanClientP99} } } }
  *   comparison?: the A/B comparison shown when shared (src/model/comparison.ts), as computed —
  *                its intervals need per-second data a comparison does not carry
+ *   view?: the view's SLA rules, prices, run labels and comparison sides, as a link fragment
  * Values are in the op's unit (µs for YCSB).
  */
 
@@ -101,6 +102,12 @@ export interface Snapshot {
    * which a comparison does not carry, so it travels as computed.
    */
   comparison?: CompareResult;
+  /**
+   * What the page decided with, as a view-state fragment (src/state/view-state.ts: the SLA rules,
+   * prices, sizing percentile, run labels and comparison sides): a comparison file has no link
+   * around it to carry them. Read with decodeState, which checks every field.
+   */
+  view?: string;
 }
 
 export class SnapshotError extends Error {}
@@ -160,6 +167,7 @@ interface JsonDoc {
   percentiles?: readonly number[];
   runs: JsonRun[];
   comparison?: CompareResult;
+  view?: string;
 }
 
 interface Writer {
@@ -191,7 +199,7 @@ function toJsonDoc(s: Snapshot, prefer: LinkLevel, w: Writer, version?: number):
     }
     return { ...r, throughputPerSecond: t ? { ...t, ok: w.ints(t.ok), failed: w.ints(t.failed) } : null, ops };
   });
-  return { format: SNAPSHOT_FORMAT, version: version ?? (percentiles ? 2 : 1), ...(percentiles ? { percentiles } : {}), runs, ...(s.comparison ? { comparison: s.comparison } : {}) };
+  return { format: SNAPSHOT_FORMAT, version: version ?? (percentiles ? 2 : 1), ...(percentiles ? { percentiles } : {}), runs, ...(s.comparison ? { comparison: s.comparison } : {}), ...(s.view ? { view: s.view } : {}) };
 }
 
 export function snapshotToComparisonFile(s: Snapshot): string {
@@ -320,6 +328,7 @@ function fromJsonDoc(raw: unknown, read: Reader): Snapshot {
       };
     }),
     ...(doc.comparison !== undefined ? { comparison: readComparison(doc.comparison) } : {}),
+    ...(typeof doc.view === 'string' && doc.view.length > 0 ? { view: doc.view } : {}),
   };
 }
 

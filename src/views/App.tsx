@@ -5,6 +5,7 @@ import { CapacityPanel } from './CapacityPanel.tsx';
 import { ComparePanel } from './ComparePanel.tsx';
 import { linkDataToSnapshot, snapshotLevel, type LinkLevel } from '../state/snapshot.ts';
 import { decodeState, encodeState, type RunLabels, type ViewState } from '../state/view-state.ts';
+import { carriedDecisions } from '../state/decisions.ts';
 import { ChartArea } from './ChartArea.tsx';
 import { ExportContext, type ExportSettings } from './ExportMenu.tsx';
 import { fileFromReference, filesFromDrop, remoteHosts, sampleAnalysis, sampleReferences } from './file-sources.ts';
@@ -167,6 +168,11 @@ export function App() {
   }, [state.sla]);
   /** The A/B comparison on screen, which a shared comparison carries. */
   const [comparison, setComparison] = useState<CompareResult | null>(null);
+  // A dropped comparison file carries the SLA, prices, labels and sides it was made with.
+  const carriedView = engine.analysis?.carriedView;
+  useEffect(() => {
+    if (carriedView) setState((s) => ({ ...s, ...carriedDecisions(s, carriedView) }));
+  }, [carriedView, setState]);
 
   const setRunLabels = useCallback(
     (key: string, patch: Partial<RunLabels>) =>

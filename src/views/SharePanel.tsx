@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { EngineClient } from '../engine/client.ts';
 import { bestLink, MAX_LINK_BYTES, snapshotToComparisonFile, type LinkLevel } from '../state/snapshot.ts';
 import type { CompareResult } from '../model/comparison.ts';
+import { decisionFragment } from '../state/decisions.ts';
 import { encodeState, type ViewState } from '../state/view-state.ts';
 
 type Shared =
@@ -50,13 +51,15 @@ export function SharePanel({ client, state, visibleKeys, comparison = null }: { 
         snapshot.comparison = shown;
       }
       const link = bestLink(snapshot);
+      // A file has no link around it: it carries the view's SLA, prices, labels and sides itself.
+      const file = () => snapshotToComparisonFile({ ...snapshot, view: decisionFragment(state) });
       if (link.level === null) {
-        setShared({ kind: 'too-large', histogramBytes: link.histogramBytes, figuresBytes: link.figuresBytes, file: snapshotToComparisonFile(snapshot), omitted });
+        setShared({ kind: 'too-large', histogramBytes: link.histogramBytes, figuresBytes: link.figuresBytes, file: file(), omitted });
       } else {
         // The link replaces file references with the data itself; everything else of the view stays.
         const fragment = encodeState({ ...state, files: [], regroup: {}, embed: null, data: link.data });
         const url = `${window.location.origin}${window.location.pathname}#${fragment}`;
-        setShared(link.level === 'figures' ? { kind: 'link', url, level: 'figures', file: snapshotToComparisonFile(snapshot), omitted } : { kind: 'link', url, level: 'histograms', omitted });
+        setShared(link.level === 'figures' ? { kind: 'link', url, level: 'figures', file: file(), omitted } : { kind: 'link', url, level: 'histograms', omitted });
       }
     } catch (e) {
       setShared({ kind: 'error', message: e instanceof Error ? e.message : String(e) });

@@ -129,3 +129,33 @@ test('a link with nodes, an SLA and prices gives the sizing table: one row per c
   await expect(sizing.locator('tbody tr').nth(1)).toContainText('$2,190');
   await page.getByTestId('capacity-panel').screenshot({ path: `${ARTIFACTS}/capacity-sizing.png` });
 });
+
+test('a comparison file carries the comparison, the SLA, the prices and the labels it was made with', async ({ page, browser, baseURL }) => {
+  // The whole corpus does not fit in a link with its histograms: the comparison file is offered.
+  await loadFolder(page, CORPUS);
+  await page.getByTestId('compare-baseline').selectOption({ label: 'run sweep-uniform-a/target-500' });
+  await page.getByTestId('compare-candidate').selectOption({ label: 'run sweep-uniform-a/target-1000' });
+  await expect(page.getByTestId('comparison').locator('p').first()).toHaveText(/^sweep-uniform-a\/target-1000 \(candidate\) against sweep-uniform-a\/target-500 \(baseline\)/);
+  const rows = await comparisonRows(page);
+  await page.getByLabel('SLA rules for capacity').fill('p99 of UPDATE <= 5 ms');
+  await page.getByLabel('price of RedisDB').selectOption('nodeHourly');
+  await page.getByLabel('$ per node-hour of RedisDB').fill('0.75');
+  const capacity = await page.getByTestId('capacity-table').innerText();
+
+  await page.getByTestId('share-button').click();
+  await expect(page.getByTestId('share-level')).toHaveAttribute('data-level', 'figures');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-comparison').click()]);
+  const file = await download.path();
+  if (!file) throw new Error('no download');
+
+  const fresh = await isolatedPage(browser, baseURL ?? '');
+  await fresh.goto('/');
+  await fresh.getByRole('button', { name: 'Clear sample data' }).click();
+  await fresh.getByTestId('file-input').setInputFiles({ name: 'comparison.benchlens.json', mimeType: 'application/json', buffer: readFileSync(file) });
+  await expect(fresh.getByTestId('summary-table')).toBeVisible();
+  await expect(fresh.getByTestId('comparison-carried')).toBeVisible();
+  expect(await comparisonRows(fresh)).toEqual(rows);
+  await expect(fresh.getByLabel('SLA rules for capacity')).toHaveValue('p99 of UPDATE <= 5 ms');
+  await expect(fresh.getByLabel('$ per node-hour of RedisDB')).toHaveValue('0.75');
+  expect(await fresh.getByTestId('capacity-table').innerText()).toBe(capacity);
+});

@@ -15,6 +15,7 @@ import { studentTCdf, studentTQuantile } from '../../src/analysis/student-t.ts';
 import { countAtPercentile } from '../../src/model/hdr-stats.ts';
 import { comparisonFileToSnapshot, linkDataToSnapshot, snapshotToComparisonFile, snapshotToLinkData, type Snapshot } from '../../src/state/snapshot.ts';
 import { decodeState, DEFAULT_STATE, encodeState } from '../../src/state/view-state.ts';
+import { carriedDecisions, decisionFragment } from '../../src/state/decisions.ts';
 import { normal as normalDraw, sideOf, simulateRun, sliceRun, STEADY_RUN, type RunShape, type SimulatedRun } from './helpers/simulated-runs.ts';
 
 /**
@@ -391,5 +392,19 @@ describe('a comparison travels', () => {
       'system prices in the link are malformed and were ignored',
       'sizing percentile "0" must be above 0 and at most 100',
     ]);
+  });
+});
+
+describe('a comparison file carries the decisions of the view', () => {
+  it('the SLA, prices, sizing percentile, labels and sides, taken only where the view has not set its own', () => {
+    const made = { ...structuredClone(DEFAULT_STATE), sla: 'p95 of READ <= 1 ms', pricing: { Redis: { monthly: 500 } }, sizingPercentile: 99, runs: { 'a/b': { nodes: 3 } }, compare: { baseline: 'a/b', candidate: 'a/c' }, chart: 'cost' as const };
+    const fragment = decisionFragment(made);
+    expect(fragment).not.toContain('chart=');
+    const file = snapshotToComparisonFile({ runs: [], view: fragment });
+    const carried = comparisonFileToSnapshot(file).view as string;
+    expect(carriedDecisions(DEFAULT_STATE, carried)).toEqual({ sla: made.sla, pricing: made.pricing, sizingPercentile: 99, runs: made.runs, compare: made.compare });
+    expect(carriedDecisions({ ...DEFAULT_STATE, sla: 'p50 of READ <= 2 ms' }, carried).sla).toBeUndefined();
+    // A damaged fragment gives nothing it cannot read.
+    expect(carriedDecisions(DEFAULT_STATE, 'pricing=%7B%22x%22%3A1%7D&sla=p99%20of%20READ%20%3C%3D%201%20ms&v=2')).toEqual({ sla: 'p99 of READ <= 1 ms' });
   });
 });
