@@ -1,21 +1,18 @@
 import {
   blockSum,
-  deriveSeed,
   identityPlan,
   PercentileTables,
   percentileInfluence,
-  politisWhite,
   prefixSums,
   resamplePlan,
-  Rng,
   samplesPerSecond,
   slotOf,
-  varianceCorrection,
-  MAX_VARIANCE_CORRECTION,
   type ResamplePlan,
   type SecondHistograms,
   type Segment,
 } from './block-bootstrap.ts';
+import { MAX_VARIANCE_CORRECTION, politisWhite, varianceCorrection } from './block-length.ts';
+import { deriveSeed, Rng } from './rng.ts';
 import { studentTQuantile } from './student-t.ts';
 import type { CompareMethod, CompareResult, ComparisonRow, SideSummary, Verdict } from '../model/comparison.ts';
 

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  identityPlan,
-  PercentileTables,
-  politisWhite,
-  resamplePlan,
-  Rng,
-  SecondHistogramsBuilder,
-  varianceCorrection,
-  MAX_VARIANCE_CORRECTION,
-  type SecondHistograms,
-} from '../../src/analysis/block-bootstrap.ts';
+import { identityPlan, PercentileTables, resamplePlan, SecondHistogramsBuilder, type SecondHistograms } from '../../src/analysis/block-bootstrap.ts';
+import { MAX_VARIANCE_CORRECTION, politisWhite, varianceCorrection } from '../../src/analysis/block-length.ts';
+import { Rng } from '../../src/analysis/rng.ts';
 import { benchstatDelta, betweenRunInterval, compareSides, MIN_SECONDS, verdictOf, type RunFigures, type SideInput } from '../../src/analysis/compare.ts';
 import { studentTCdf, studentTQuantile } from '../../src/analysis/student-t.ts';
 import { countAtPercentile } from '../../src/model/hdr-stats.ts';

@@ -1,4 +1,5 @@
-import { Rng, SecondHistogramsBuilder } from '../../../src/analysis/block-bootstrap.ts';
+import { SecondHistogramsBuilder } from '../../../src/analysis/block-bootstrap.ts';
+import type { Rng } from '../../../src/analysis/rng.ts';
 import type { RunFigures, SideInput } from '../../../src/analysis/compare.ts';
 import { hdrLayout } from '../../../src/model/hdr-layout.ts';
 
