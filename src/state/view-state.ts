@@ -146,7 +146,7 @@ const UPGRADERS: Record<number, (p: URLSearchParams) => void> = {
   // shows or sets the cost chart keeps them.
   1: (p) => {
     if (p.get('chart') !== 'cost' && p.get('embed') !== 'cost' && !p.has('cost')) return;
-    let cost: unknown = {};
+    let cost: unknown;
     try {
       cost = JSON.parse(p.get('cost') ?? '{}');
     } catch {

@@ -135,10 +135,13 @@ test('cost, scenario and scaling charts render from corpus runs; labels from the
   await chart.screenshot({ path: `${ARTIFACTS}/chart-cost.png` });
   // Today's list prices unless the link says otherwise; a link made before they changed keeps its own.
   await expect(page.getByTestId('cost-prices-note')).toContainText('since 1 Nov 2024');
+  // A new fragment on the same page is no new visit: the app reads its link when it starts.
   await page.goto(`/#chart=cost&cost=${encodeURIComponent(JSON.stringify(cost))}&v=1`);
+  await page.reload();
   await expect(page.getByTestId('cost-prices-note')).toContainText('until 31 Oct 2024');
   await expect(page.getByLabel('price list')).toHaveValue('before-2024-11');
   await page.goto(`/#chart=cost&cost=${encodeURIComponent(JSON.stringify(cost))}&runs=${encodeURIComponent(JSON.stringify(runs))}&v=2`);
+  await page.reload();
 
   await page.getByRole('tab', { name: 'pXX by scenario' }).click();
   await expect(page.getByTestId('chart-by-scenario')).toHaveAttribute('data-series', /[1-9]/);
