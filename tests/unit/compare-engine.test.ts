@@ -118,7 +118,7 @@ describe('the report file', () => {
     });
     expect(html).toContain('data-testid="comparison-table"');
     for (const row of computed.rows) expect(html).toContain(`data-op="${row.op}" data-stat="${row.stat}" data-verdict="${row.verdict ?? 'none'}"`);
-    expect(html).toMatch(/<tr data-system="RedisDB">/);
+    expect(html).toMatch(/<tr data-system="RedisDB"[ >]/);
     expect(html).toContain('data-testid="sizing-table"');
     const data = /#[^"]*data=([A-Za-z0-9_-]+)/.exec(html)?.[1];
     expect(data).toBeDefined();
