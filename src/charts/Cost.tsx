@@ -25,6 +25,12 @@ import type { RunView } from '../views/run-views.ts';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 
+/*
+ * The cost-factor chart: DynamoDB provisioned and on-demand against a cluster's price, per run.
+ * One file of over 500 lines: the rows, the bars, the inputs and the formula note all show the same
+ * cost model's parameters, and the tests read them as one chart.
+ */
+
 /** Storage counted when none is entered: none, so that every dollar in the table comes from an input. */
 export const DEFAULT_STORAGE_GB = 0;
 

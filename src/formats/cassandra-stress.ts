@@ -38,6 +38,9 @@ import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
  * operation, so not read). Values are nanoseconds: StressMetrics.record() records
  * `ended - started` and `ended - intended`, both `System.nanoTime()` readings (Timer.stop()), and
  * Interval_Max is written with HistogramLogWriter's default ns→ms ratio.
+ *
+ * One file of over 500 lines: a producer is one module, and its text log's versions (2.1 to 5.0,
+ * several runs in one log) share detection, column reading and op naming with its HDR logs.
  */
 
 const SETTINGS_BANNER = /^\*{5,} Stress Settings \*{5,}$/;

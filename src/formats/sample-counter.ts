@@ -44,6 +44,9 @@ const HOLD_BACK_SHARE = 0.25;
  * buffer spans a few seconds), and each second's values counted in a small hash table that stays in
  * the cache — one big table over every (second, value) of a file missed the cache on nearly every
  * sample. The counts come out in second order, which is how the engine keeps them.
+ *
+ * One file of over 500 lines: the buffer, the per-second tables, late runs and their merge (also
+ * used for a file read in parts) make one counting scheme, each part of which assumes the others.
  */
 export class SampleCounter {
   // Per series, in plain columns: a file may hold tens of thousands of series of a sample or two

@@ -24,6 +24,9 @@
  * scratch buffers and decodes base64 and LEB128 by hand. Fixed-width counts that were inflated are
  * read only where the inflater marked non-zero bytes (./inflate.ts): the rest of a V1 payload is
  * zeros. Every allocation is bounded by the size of the input, never by a header field.
+ *
+ * One file of over 500 lines: every encoding (V0, V1, V2, compressed or not) shares the cookie and
+ * header checks and the scratch buffers, and the encoders are tested as the decoders' inverses.
  */
 import { zlibSync } from 'fflate';
 import { hdrLayout, type HdrLayout } from './hdr-layout.ts';

@@ -50,6 +50,9 @@ import type { CompareResult } from '../model/comparison.ts';
  *                its intervals need per-second data a comparison does not carry
  *   view?: the view's SLA rules, prices, run labels and comparison sides, as a link fragment
  * Values are in the op's unit (µs for YCSB).
+ *
+ * One file of over 500 lines: the format, its reader with every check, and its writer change
+ * together, and a version that reads differently from how it was written breaks old links.
  */
 
 export const SNAPSHOT_FORMAT = 'benchlens-comparison';
