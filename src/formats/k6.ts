@@ -3,6 +3,7 @@ import { parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { QuotedLines } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
 
 /**
@@ -68,7 +69,6 @@ const BUILTIN_TRENDS = new Set([
   'ws_connecting',
   'ws_ping',
 ]);
-const MAX_RECORD_LINES = 64;
 /** A summary is tens of KB; a document larger than this is not one and is not kept. */
 const MAX_DOCUMENT_CHARS = 32 * 1024 * 1024;
 
@@ -143,25 +143,27 @@ class K6Parser implements LineParser {
   private readonly seriesIndex = new Map<string, number>();
   private readonly seriesKeys: { tier: Tier; op: string }[] = [];
   private readonly counter = new SampleCounter();
-  private pending: { text: string; line: number; parts: number } | null = null;
+  /** CSV records whose quoted fields span lines, joined. */
+  private readonly quoted: QuotedLines;
   private document: { text: string; line: number; lines: number; overflow: boolean } | null = null;
   private summary: { value: Record<string, unknown>; line: number } | null = null;
 
   constructor(private readonly path: string) {
     this.issues = new IssueLog(path);
+    this.quoted = new QuotedLines(this.issues, (text, lineNo) => this.csvRecord(text, lineNo));
   }
 
   line(raw: string, lineNo: number): void {
     this.lines = lineNo;
     // A BOM can also open a second output appended to the first.
     const text = raw.replace(/^\uFEFF/, '');
-    if (this.pending) return this.continueRecord(text);
+    if (this.quoted.open) return this.quoted.line(text, lineNo);
     const t = text.trim();
     if (t.length === 0) return;
     this.mode ??= this.decide(t);
     switch (this.mode) {
       case 'csv':
-        return this.csvLine(text, lineNo);
+        return this.quoted.line(text, lineNo);
       case 'ndjson':
         return this.jsonLine(t, lineNo);
       case 'summary-line':
@@ -179,29 +181,6 @@ class K6Parser implements LineParser {
   }
 
   // ---- CSV ---------------------------------------------------------------------------------
-
-  private csvLine(text: string, lineNo: number): void {
-    if (quoteCount(text) % 2 === 1) {
-      this.pending = { text, line: lineNo, parts: 1 };
-      return;
-    }
-    this.csvRecord(text, lineNo);
-  }
-
-  private continueRecord(text: string): void {
-    const pending = this.pending as NonNullable<K6Parser['pending']>;
-    pending.text += `\n${text}`;
-    pending.parts++;
-    if (quoteCount(text) % 2 === 1) {
-      this.pending = null;
-      return this.csvRecord(pending.text, pending.line);
-    }
-    if (pending.parts >= MAX_RECORD_LINES) {
-      this.pending = null;
-      this.issues.skip(pending.line, `a quoted field opened on this line is not closed within ${MAX_RECORD_LINES} lines`);
-      this.issues.skippedLines += pending.parts - 1;
-    }
-  }
 
   private csvRecord(text: string, lineNo: number): void {
     const t = text.trim();
@@ -386,11 +365,7 @@ class K6Parser implements LineParser {
   // ---- the end -----------------------------------------------------------------------------
 
   finish(): ParsedFile {
-    if (this.pending) {
-      this.issues.skip(this.pending.line, 'a quoted field opened on this line is not closed before the end of the file');
-      this.issues.skippedLines += this.pending.parts - 1;
-      this.pending = null;
-    }
+    this.quoted.end();
     if (this.document) this.finishDocument(this.document);
     const series: LatencySeries[] = this.summary ? this.summarySeries(this.summary.value, this.summary.line) : this.rawSeries();
     if (series.length === 0 && this.issues.errors.length === 0) {
@@ -443,11 +418,6 @@ function trendSummary(op: string, count: number, v: Record<string, unknown> | nu
   return { kind: 'summary', op, unit: 'ms', count, mean, min, max, percentiles, returns: {}, scope: 'run' };
 }
 
-function quoteCount(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('"'); i >= 0; i = text.indexOf('"', i + 1)) n++;
-  return n;
-}
 
 function parseJson(text: string): unknown {
   try {

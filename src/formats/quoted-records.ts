@@ -1,3 +1,5 @@
+import type { IssueLog } from './format.ts';
+
 /**
  * Delimited records as JMeter's CSVSaveService and Python's csv module (Locust) write them: a field
  * holding the delimiter, a quote or a line end is quoted, with quotes doubled; a quoted line end
@@ -105,4 +107,60 @@ export class RecordJoiner {
     this.onBroken(this.pendingLine, this.pendingLines, `the file ends inside a quoted field opened on line ${this.pendingLine}`);
     this.pending = null;
   }
+}
+
+/** How many lines one record may span in a tool's own CSV (a quoted error message with line breaks). */
+const MAX_TOOL_RECORD_LINES = 64;
+
+/**
+ * Joins the lines of a record whose quoted field holds line breaks, by the parity of its quotes
+ * (k6's and vegeta's CSV, whose records are read as text): `line` hands each whole record to
+ * `record`; a record left open too long, or at the end of the file (`end`), costs its lines,
+ * reported at the line it opened on.
+ */
+export class QuotedLines {
+  private pending: { text: string; line: number; parts: number } | null = null;
+
+  constructor(
+    private readonly issues: IssueLog,
+    private readonly record: (text: string, lineNo: number) => void,
+  ) {}
+
+  /** Whether a record is open: the next line continues it, whatever it looks like. */
+  get open(): boolean {
+    return this.pending !== null;
+  }
+
+  line(text: string, lineNo: number): void {
+    const pending = this.pending;
+    if (pending === null) {
+      if (quoteCount(text) % 2 === 1) this.pending = { text, line: lineNo, parts: 1 };
+      else this.record(text, lineNo);
+      return;
+    }
+    pending.text += `\n${text}`;
+    pending.parts++;
+    if (quoteCount(text) % 2 === 1) {
+      this.pending = null;
+      return this.record(pending.text, pending.line);
+    }
+    if (pending.parts >= MAX_TOOL_RECORD_LINES) {
+      this.pending = null;
+      this.issues.skip(pending.line, `a quoted field opened on this line is not closed within ${MAX_TOOL_RECORD_LINES} lines`);
+      this.issues.skippedLines += pending.parts - 1;
+    }
+  }
+
+  end(): void {
+    if (this.pending === null) return;
+    this.issues.skip(this.pending.line, 'a quoted field opened on this line is not closed before the end of the file');
+    this.issues.skippedLines += this.pending.parts - 1;
+    this.pending = null;
+  }
+}
+
+function quoteCount(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('"'); i >= 0; i = text.indexOf('"', i + 1)) n++;
+  return n;
 }

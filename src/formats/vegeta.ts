@@ -3,6 +3,7 @@ import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { QuotedLines } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
 
 /**
@@ -33,8 +34,6 @@ import { SampleCounter } from './sample-counter.ts';
  */
 
 const REPORT_OP = 'requests';
-/** How many lines one CSV record may span (a quoted error message with line breaks). */
-const MAX_RECORD_LINES = 64;
 /** Characters of a JSON report document kept while it is being read (reports are a few hundred bytes). */
 const MAX_DOCUMENT_CHARS = 4 * 1024 * 1024;
 
@@ -108,19 +107,20 @@ class VegetaParser implements LineParser {
   private readonly attacks = new Set<string>();
   private readonly counter = new SampleCounter();
   private readonly reports: Report[] = [];
-  /** A CSV record spanning lines (a quoted field with line breaks), and the line it started on. */
-  private pending: { text: string; line: number; parts: number } | null = null;
+  /** CSV records whose quoted fields span lines, joined. */
+  private readonly quoted: QuotedLines;
   private document: { text: string; line: number; lines: number; overflow: boolean } | null = null;
 
   constructor(private readonly path: string) {
     this.issues = new IssueLog(path);
+    this.quoted = new QuotedLines(this.issues, (text, lineNo) => this.csvRecord(text, lineNo));
   }
 
   line(raw: string, lineNo: number): void {
     this.lines = lineNo;
     const text = raw.replace(/^\uFEFF/, '');
     if (this.mode === 'gob') return void this.issues.skippedLines++;
-    if (this.pending) return this.continueRecord(text);
+    if (this.quoted.open) return this.quoted.line(text, lineNo);
     const t = text.trim();
     if (t.length === 0) return;
     this.mode ??= this.decide(t, lineNo);
@@ -128,7 +128,7 @@ class VegetaParser implements LineParser {
       case 'gob':
         return;
       case 'csv':
-        return this.csvLine(text, lineNo);
+        return this.quoted.line(text, lineNo);
       case 'results-json':
         return this.resultJsonLine(t, lineNo);
       case 'report-json':
@@ -159,29 +159,6 @@ class VegetaParser implements LineParser {
   }
 
   // ---- results: CSV ------------------------------------------------------------------------
-
-  private csvLine(text: string, lineNo: number): void {
-    if (quoteCount(text) % 2 === 1) {
-      this.pending = { text, line: lineNo, parts: 1 };
-      return;
-    }
-    this.csvRecord(text, lineNo);
-  }
-
-  private continueRecord(text: string): void {
-    const pending = this.pending as NonNullable<VegetaParser['pending']>;
-    pending.text += `\n${text}`;
-    pending.parts++;
-    if (quoteCount(text) % 2 === 1) {
-      this.pending = null;
-      return this.csvRecord(pending.text, pending.line);
-    }
-    if (pending.parts >= MAX_RECORD_LINES) {
-      this.pending = null;
-      this.issues.skip(pending.line, `a quoted field opened on this line is not closed within ${MAX_RECORD_LINES} lines`);
-      this.issues.skippedLines += pending.parts - 1;
-    }
-  }
 
   private csvRecord(text: string, lineNo: number): void {
     const fields = text.includes('"') ? (Papa.parse<string[]>(text, { delimiter: ',' }).data[0] ?? []) : text.split(',');
@@ -318,11 +295,7 @@ class VegetaParser implements LineParser {
   // ---- the end -----------------------------------------------------------------------------
 
   finish(): ParsedFile {
-    if (this.pending) {
-      this.issues.skip(this.pending.line, 'a quoted field opened on this line is not closed before the end of the file');
-      this.issues.skippedLines += this.pending.parts - 1;
-      this.pending = null;
-    }
+    this.quoted.end();
     if (this.document) this.finishDocument(this.document);
     const series: LatencySeries[] = [...this.resultSeries(), ...this.reportSeries()];
     if (series.length === 0 && this.mode !== 'gob') this.issues.note(0, 'no vegeta results or report found');
@@ -387,11 +360,6 @@ class VegetaParser implements LineParser {
   }
 }
 
-function quoteCount(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('"'); i >= 0; i = text.indexOf('"', i + 1)) n++;
-  return n;
-}
 
 function parseJson(text: string): unknown {
   try {
