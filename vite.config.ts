@@ -185,8 +185,31 @@ function cpStream(file: string, res: NodeJS.WritableStream): void {
   import('node:fs').then((fs) => fs.createReadStream(file).pipe(res));
 }
 
+/**
+ * `npm run bench` only: its generated data at /bench-data/, streamed from disk as a static host
+ * sends files. `vite preview`'s own file server sends a 120 MB file at ~60 MB/s here (a stream
+ * at ~1 GB/s), so a #files= link to the bench's data would time the server, not the app.
+ */
+function benchData(dir: string | undefined): Plugin[] {
+  if (!dir) return [];
+  return [
+    {
+      name: 'benchlens-bench-data',
+      configurePreviewServer(server) {
+        server.middlewares.use('/bench-data/', (req, res, next) => {
+          const file = path.join(dir, decodeURIComponent((req.url ?? '').split('?')[0] ?? ''));
+          if (!file.startsWith(dir + path.sep) || !existsSync(file) || !statSync(file).isFile()) return next();
+          res.setHeader('Content-Type', 'text/plain');
+          res.setHeader('Content-Length', String(statSync(file).size));
+          cpStream(file, res);
+        });
+      },
+    },
+  ];
+}
+
 export default defineConfig({
-  plugins: [react(), securityHeaders(), sampleResults(), precompressedWasm()],
+  plugins: [react(), securityHeaders(), sampleResults(), precompressedWasm(), ...benchData(process.env.BENCHLENS_BENCH_DATA)],
   base: './',
   resolve: {
     // The package's export map omits its browser-blocking build; point at the file itself.

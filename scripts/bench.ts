@@ -277,6 +277,8 @@ async function serve(dist: string): Promise<{ url: string; stop: () => void }> {
   const server = spawn('npx', ['vite', 'preview', '--outDir', dist, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
+    // Links to the generated data go to it as to a static host (vite.config.ts, benchData).
+    env: { ...process.env, BENCHLENS_BENCH_DATA: path.join(dist, 'bench-data') },
   });
   const stop = (): void => {
     try {
