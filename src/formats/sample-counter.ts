@@ -77,7 +77,8 @@ export class SampleCounter {
     if (timeMs < this.firstMs[series]!) this.firstMs[series] = timeMs + 0;
     if (timeMs > this.lastMs[series]!) this.lastMs[series] = timeMs + 0;
     if (this.sink !== null) return this.sink.add(series, timeMs, value);
-    const sec = Math.floor(timeMs / 1000);
+    // -0 ms is second 0.
+    const sec = Math.floor(timeMs / 1000) + 0;
     if (sec !== sec) {
       this.untimed.add(series, value, 1);
       return;
@@ -199,19 +200,22 @@ export class SampleCounter {
  * together; samples, first and last times add up. Both in second order, untimed last, as counted.
  */
 export function mergeCounted(a: CountedSamples, b: CountedSamples): CountedSamples {
-  const scratch = new Scratch();
-  const timedA = timedRun(a.counts);
-  const timedB = timedRun(b.counts);
-  const timed = scratch.merge(timedA, timedB);
-  const untimed = new UntimedCounts();
-  for (const c of [a.counts, b.counts]) for (let i = c.sec.length - 1; i >= 0 && Number.isNaN(c.sec[i]); i--) untimed.add(0, c.value[i] as number, c.n[i] as number);
+  const untimedCounts = new UntimedCounts();
+  for (const c of [a.counts, b.counts]) for (let i = c.sec.length - 1; i >= 0 && Number.isNaN(c.sec[i]); i--) untimedCounts.add(0, c.value[i] as number, c.n[i] as number);
+  const untimed = untimedCounts.bySeries(1)[0] as { value: Float64Array; n: Float64Array };
+  // Room for the untimed cells after the merged ones: the columns are made once, not copied again.
+  const cells = new Scratch().merge(timedRun(a.counts), timedRun(b.counts), untimed.value.length);
+  cells.sec.fill(Number.NaN, cells.length, cells.length + untimed.value.length);
+  cells.value.set(untimed.value, cells.length);
+  cells.n.set(untimed.n, cells.length);
+  const size = cells.length + untimed.value.length;
   const firsts = [a.firstMs, b.firstMs].filter((t): t is number => t !== null);
   const lasts = [a.lastMs, b.lastMs].filter((t): t is number => t !== null);
   return {
     samples: a.samples + b.samples,
     firstMs: firsts.length > 0 ? Math.min(...firsts) : null,
     lastMs: lasts.length > 0 ? Math.max(...lasts) : null,
-    counts: withUntimed(timed, untimed.bySeries(1)[0]!),
+    counts: { sec: cells.sec.subarray(0, size), value: cells.value.subarray(0, size), n: cells.n.subarray(0, size) },
   };
 }
 
@@ -322,9 +326,9 @@ class Scratch {
     return run;
   }
 
-  /** Two runs as one: a second in both has its values counted together. */
-  merge(a: CellRun, b: CellRun): CellRun {
-    const out = emptyRun(a.length + b.length);
+  /** Two runs as one: a second in both has its values counted together; `spare` cells of room after them. */
+  merge(a: CellRun, b: CellRun, spare = 0): CellRun {
+    const out = emptyRun(a.length + b.length + spare);
     let i = 0;
     let j = 0;
     while (i < a.length || j < b.length) {

@@ -14,7 +14,7 @@ export function rawSeries(op: string, unit: LatencyUnit, timeMs: ArrayLike<numbe
     // -0 ms is 0 ms.
     first = Math.min(first, Number.isNaN(t) ? Infinity : t + 0);
     last = Math.max(last, Number.isNaN(t) ? -Infinity : t + 0);
-    const sec = Math.floor(t / 1000);
+    const sec = Math.floor(t / 1000) + 0;
     const key = `${sec}|${value}`;
     const c = counts.get(key);
     if (c) c.n++;
