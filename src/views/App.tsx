@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { parseSlaRules, type SlaRule } from '../analysis/sla.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import { CapacityPanel } from './CapacityPanel.tsx';
@@ -19,6 +19,17 @@ import { SummaryTable } from './SummaryTable.tsx';
 import { useEngine } from './useEngine.ts';
 import { WindowControl } from './WindowControl.tsx';
 import type { InputFile } from '../engine/protocol.ts';
+
+/**
+ * The heavy parts of the page, drawn again only when their own inputs change: a load's progress
+ * events (ten a second) re-render the page, and redrawing the summary table and charts of the data
+ * on screen each time took the CPU the parse workers were reading the new files with.
+ */
+const RunsTable = memo(RunsPanel);
+const Summary = memo(SummaryTable);
+const Charts = memo(ChartArea);
+const Compare = memo(ComparePanel);
+const Capacity = memo(CapacityPanel);
 
 type Source = { kind: 'none' } | { kind: 'sample' } | { kind: 'link'; refs: string[] } | { kind: 'local' } | { kind: 'snapshot'; level?: LinkLevel };
 
@@ -184,10 +195,20 @@ export function App() {
     [setState],
   );
 
+  const { regroupRuns } = engine;
+  const moveFile = useCallback(
+    (path: string, runKey: string) => {
+      const regroup = { ...state.regroup, [path]: runKey };
+      update({ regroup });
+      void regroupRuns(regroup, state.window);
+    },
+    [state.regroup, state.window, update, regroupRuns],
+  );
+
   const exportSettings = useMemo((): ExportSettings => ({ embedded: state.embed !== null, localData: source.kind === 'local' }), [state.embed, source.kind]);
   // An embed shows its chart whatever tab the link was made on.
   const chartState = useMemo(() => (state.embed ? { ...state, chart: state.embed } : state), [state]);
-  const charts = <ChartArea client={engine.client} version={engine.dataVersion} views={views} colours={colours} state={chartState} sla={sla} update={update} />;
+  const charts = <Charts client={engine.client} version={engine.dataVersion} views={views} colours={colours} state={chartState} sla={sla} update={update} />;
 
   const remoteConfirm = pendingHosts && source.kind === 'link' && (
     <div className="notice" data-testid="remote-confirm">
@@ -267,16 +288,7 @@ export function App() {
           <>
             <section>
               <h2>Runs</h2>
-              <RunsPanel
-                views={views}
-                colours={colours}
-                onChange={setRunLabels}
-                onMoveFile={(path, runKey) => {
-                  const regroup = { ...state.regroup, [path]: runKey };
-                  update({ regroup });
-                  void engine.regroupRuns(regroup, state.window);
-                }}
-              />
+              <RunsTable views={views} colours={colours} onChange={setRunLabels} onMoveFile={moveFile} />
             </section>
             <div className="share-row">
               <SharePanel client={engine.client} state={state} visibleKeys={views.filter((v) => !v.hidden).map((v) => v.key)} comparison={comparison} />
@@ -295,7 +307,7 @@ export function App() {
               </div>
               <WindowControl window={state.window} onChange={setWindow} queryMs={engine.lastQueryMs} wholeRunOnly={views.filter((v) => !v.hidden && v.run.comparison !== null).map((v) => v.label)} />
               <div className="table-scroll">
-                <SummaryTable views={views} sla={sla} />
+                <Summary views={views} sla={sla} />
               </div>
               <p className="muted small">
                 Latencies merged across clients from summed HdrHistogram buckets (HdrHistogram 2.2.2 percentile semantics) or exact nearest rank over raw samples. “max-of-clients” is what taking the worst client's own percentile would report; its error is shown against the merged value.
@@ -303,11 +315,11 @@ export function App() {
             </section>
             <section>
               <h2>Compare</h2>
-              <ComparePanel client={engine.client} version={engine.dataVersion} views={views} state={state} update={update} onResult={setComparison} carried={engine.analysis?.carriedComparison ?? null} />
+              <Compare client={engine.client} version={engine.dataVersion} views={views} state={state} update={update} onResult={setComparison} carried={engine.analysis?.carriedComparison ?? null} />
             </section>
             <section>
               <h2>Capacity and price at the SLA</h2>
-              <CapacityPanel views={views} state={state} update={update} />
+              <Capacity views={views} state={state} update={update} />
             </section>
             {charts}
           </>
