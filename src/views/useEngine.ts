@@ -31,6 +31,9 @@ export interface EngineState {
 }
 
 /** The engine worker's lifecycle and the current dataset, for the whole app. */
+/** How often a load's progress is drawn, at most. */
+const PROGRESS_RENDER_MS = 100;
+
 export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
   const [state, setState] = useState<EngineState>({
     client: null,
@@ -82,14 +85,27 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
         progress: Object.fromEntries(files.map((f) => [f.path, { path: f.path, bytesRead: 0, totalBytes: f.file?.size ?? null, lines: 0, done: false }])),
         progressElapsedMs: 0,
       }));
-      const onProgress = (p: LoadProgress) => {
+      // Progress events come per file, dozens a second for a folder of files: the page shows them
+      // at most every PROGRESS_RENDER_MS, so drawing it takes little from the parse workers.
+      const unshown = new Map<string, LoadProgress>();
+      let shownAt: ReturnType<typeof setTimeout> | null = null;
+      const show = (): void => {
+        if (shownAt !== null) clearTimeout(shownAt);
+        shownAt = null;
+        if (unshown.size === 0) return;
+        const batch = Object.fromEntries(unshown);
+        unshown.clear();
         const elapsed = performance.now() - t0;
-        setState((s) => ({ ...s, progress: { ...s.progress, [p.path]: p }, progressElapsedMs: elapsed }));
+        setState((s) => ({ ...s, progress: { ...s.progress, ...batch }, progressElapsedMs: elapsed }));
+      };
+      const onProgress = (p: LoadProgress) => {
+        unshown.set(p.path, p);
+        shownAt ??= setTimeout(show, PROGRESS_RENDER_MS);
       };
       const handle = client.load(files, replace, windowRef.current, regroupRef.current, onProgress);
       cancelRef.current = handle.cancel;
       try {
-        const result = await handle.result;
+        const result = await handle.result.finally(show);
         if (generation.current !== started) return;
         // A file read again (with a mapping now) leaves the list; what this load could not read joins it.
         const reread = new Set(files.map((f) => f.path));
