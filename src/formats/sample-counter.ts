@@ -55,8 +55,13 @@ export class SampleCounter {
   private samples = new Float64Array(16);
   private firstMs = new Float64Array(16);
   private lastMs = new Float64Array(16);
-  /** Cells of every second up to the last in it, in order (shared empty run until the first). */
-  private readonly main: CellRun[] = [];
+  /**
+   * Cells of every second up to the series' last, in order: runs as counted, joined once at the
+   * end (growing one set of columns copied them again and again).
+   */
+  private readonly main: CellRun[][] = [];
+  /** The last second in each series' `main`. */
+  private mainLast = new Float64Array(16);
   /** Runs of late samples, each in second order; sizes shrink towards the top (merged as they come). */
   private readonly late: (CellRun[] | undefined)[] = [];
   private readonly untimed = new UntimedCounts();
@@ -98,9 +103,17 @@ export class SampleCounter {
       const first = this.firstMs[i]!;
       const last = this.lastMs[i]!;
       const timed = first <= last;
-      let cells = this.main[i] as CellRun;
-      for (const run of (this.late[i] ?? []).reverse()) cells = this.scratch.merge(cells, run);
-      return { samples: this.samples[i]!, firstMs: timed ? first : null, lastMs: timed ? last : null, counts: withUntimed(cells, untimed[i]!) };
+      const late = this.late[i] ?? [];
+      let counts: SampleCountColumns;
+      if (late.length === 0) counts = joined(this.main[i] as CellRun[], untimed[i]!);
+      else {
+        // Late samples: merged into one run first (rarely more than a few thousand cells).
+        const whole = joined(this.main[i] as CellRun[], { value: NO_VALUES, n: NO_VALUES });
+        let cells: CellRun = { ...whole, length: whole.sec.length };
+        for (const run of late.reverse()) cells = this.scratch.merge(cells, run);
+        counts = joined([cells], untimed[i]!);
+      }
+      return { samples: this.samples[i]!, firstMs: timed ? first : null, lastMs: timed ? last : null, counts };
     });
     this.sink?.end(counted);
     return counted;
@@ -112,11 +125,13 @@ export class SampleCounter {
       this.samples = grown(this.samples, size);
       this.firstMs = grown(this.firstMs, size);
       this.lastMs = grown(this.lastMs, size);
+      this.mainLast = grown(this.mainLast, size);
     }
     for (let s = this.seriesCount; s <= series; s++) {
       this.firstMs[s] = Infinity;
       this.lastMs[s] = -Infinity;
-      this.main.push(NO_CELLS);
+      this.main.push([]);
+      this.mainLast[s] = -Infinity;
       this.late.push(undefined);
     }
     this.seriesCount = series + 1;
@@ -180,8 +195,7 @@ export class SampleCounter {
 
   /** Appends the seconds of `run` after the series' last counted one; the others are late. */
   private take(series: number, run: CellRun): void {
-    const main = this.main[series] as CellRun;
-    const lastMain = main.length > 0 ? (main.sec[main.length - 1] as number) : -Infinity;
+    const lastMain = this.mainLast[series]!;
     let split = 0;
     while (split < run.length && (run.sec[split] as number) <= lastMain) split++;
     if (split > 0) {
@@ -191,7 +205,12 @@ export class SampleCounter {
       while (late.length > 0 && (late[late.length - 1] as CellRun).length <= 2 * top.length) top = this.scratch.merge(late.pop() as CellRun, top);
       late.push(top);
     }
-    if (split < run.length) this.main[series] = appended(main, run, split);
+    if (split < run.length) {
+      // A run holding few cells for its columns (narrow latencies: many samples a cell) is copied
+      // to its size; one filling most of them is kept as it is.
+      (this.main[series] as CellRun[]).push(2 * (run.length - split) < run.sec.length ? slice(run, split, run.length) : view(run, split, run.length));
+      this.mainLast[series] = run.sec[run.length - 1] as number;
+    }
   }
 }
 
@@ -232,19 +251,6 @@ interface CellRun {
   value: Float64Array;
   n: Float64Array;
   length: number;
-}
-
-/** Columns of `timed` followed by the untimed values (NaN second). */
-function withUntimed(timed: CellRun, untimed: { value: Float64Array; n: Float64Array }): SampleCountColumns {
-  const size = timed.length + untimed.value.length;
-  const out = { sec: new Float64Array(size), value: new Float64Array(size), n: new Float64Array(size) };
-  out.sec.set(timed.sec.subarray(0, timed.length));
-  out.value.set(timed.value.subarray(0, timed.length));
-  out.n.set(timed.n.subarray(0, timed.length));
-  out.sec.fill(Number.NaN, timed.length);
-  out.value.set(untimed.value, timed.length);
-  out.n.set(untimed.n, timed.length);
-  return out;
 }
 
 /**
@@ -498,8 +504,6 @@ function hashValue(value: number): number {
 }
 
 const NO_VALUES = new Float64Array(0);
-/** Never written: `appended` makes new columns for anything it holds. */
-const NO_CELLS: CellRun = { sec: NO_VALUES, value: NO_VALUES, n: NO_VALUES, length: 0 };
 
 function emptyRun(capacity: number): CellRun {
   return { sec: new Float64Array(capacity), value: new Float64Array(capacity), n: new Float64Array(capacity), length: 0 };
@@ -521,16 +525,21 @@ function slice(run: CellRun, from: number, to: number): CellRun {
   return { sec: run.sec.slice(from, to), value: run.value.slice(from, to), n: run.n.slice(from, to), length: to - from };
 }
 
-/** `main` with cells `from..` of `run` after it; its columns double as they fill. */
-function appended(main: CellRun, run: CellRun, from: number): CellRun {
-  const needed = main.length + run.length - from;
-  let out = main;
-  if (needed > main.sec.length) {
-    const capacity = Math.max(needed, 2 * main.sec.length);
-    out = { sec: grown(main.sec, capacity), value: grown(main.value, capacity), n: grown(main.n, capacity), length: main.length };
-  }
-  copyCells(run, from, run.length, out);
-  return out;
+/** Cells `from..to` of `run`, sharing its columns. */
+function view(run: CellRun, from: number, to: number): CellRun {
+  return { sec: run.sec.subarray(from, to), value: run.value.subarray(from, to), n: run.n.subarray(from, to), length: to - from };
+}
+
+/** `runs` one after another, then the untimed cells (NaN second), in columns of exactly their size. */
+function joined(runs: readonly CellRun[], untimed: { value: Float64Array; n: Float64Array }): SampleCountColumns {
+  const timed = runs.reduce((sum, r) => sum + r.length, 0);
+  const size = timed + untimed.value.length;
+  const out: CellRun = { sec: new Float64Array(size), value: new Float64Array(size), n: new Float64Array(size), length: 0 };
+  for (const r of runs) copyCells(r, 0, r.length, out);
+  out.sec.fill(Number.NaN, timed);
+  out.value.set(untimed.value, timed);
+  out.n.set(untimed.n, timed);
+  return { sec: out.sec, value: out.value, n: out.n };
 }
 
 /** The first cell of `run` from `from` on whose second is at or after `sec` (binary search). */
