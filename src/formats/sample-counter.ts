@@ -59,11 +59,9 @@ export class SampleCounter {
    * Cells of every second up to the series' last, in order: runs as counted, joined once at the
    * end (growing one set of columns copied them again and again).
    */
-  private readonly main: CellRun[][] = [];
-  /** The last second in each series' `main`. */
-  private mainLast = new Float64Array(16);
+  private readonly main: (CellRun[] | undefined)[] = [];
   /** Runs of late samples, each in second order; sizes shrink towards the top (merged as they come). */
-  private readonly late: (CellRun[] | undefined)[] = [];
+  private readonly late = new Map<number, CellRun[]>();
   private readonly untimed = new UntimedCounts();
   private readonly scratch = new Scratch();
   private bufferSeries = new Int32Array(FIRST_BUFFER);
@@ -103,12 +101,12 @@ export class SampleCounter {
       const first = this.firstMs[i]!;
       const last = this.lastMs[i]!;
       const timed = first <= last;
-      const late = this.late[i] ?? [];
+      const late = this.late.get(i) ?? [];
       let counts: SampleCountColumns;
-      if (late.length === 0) counts = joined(this.main[i] as CellRun[], untimed[i]!);
+      if (late.length === 0) counts = joined(this.main[i] ?? [], untimed[i]!);
       else {
         // Late samples: merged into one run first (rarely more than a few thousand cells).
-        const whole = joined(this.main[i] as CellRun[], { value: NO_VALUES, n: NO_VALUES });
+        const whole = joined(this.main[i] ?? [], { value: NO_VALUES, n: NO_VALUES });
         let cells: CellRun = { ...whole, length: whole.sec.length };
         for (const run of late.reverse()) cells = this.scratch.merge(cells, run);
         counts = joined([cells], untimed[i]!);
@@ -125,14 +123,12 @@ export class SampleCounter {
       this.samples = grown(this.samples, size);
       this.firstMs = grown(this.firstMs, size);
       this.lastMs = grown(this.lastMs, size);
-      this.mainLast = grown(this.mainLast, size);
     }
     for (let s = this.seriesCount; s <= series; s++) {
       this.firstMs[s] = Infinity;
       this.lastMs[s] = -Infinity;
-      this.main.push([]);
-      this.mainLast[s] = -Infinity;
-      this.late.push(undefined);
+      // Nothing of its own until it has cells: a file may hold thousands of one-sample series.
+      this.main.push(undefined);
     }
     this.seriesCount = series + 1;
   }
@@ -195,11 +191,14 @@ export class SampleCounter {
 
   /** Appends the seconds of `run` after the series' last counted one; the others are late. */
   private take(series: number, run: CellRun): void {
-    const lastMain = this.mainLast[series]!;
+    const main = this.main[series];
+    const lastRun = main?.[main.length - 1];
+    const lastMain = lastRun ? (lastRun.sec[lastRun.length - 1] as number) : -Infinity;
     let split = 0;
     while (split < run.length && (run.sec[split] as number) <= lastMain) split++;
     if (split > 0) {
-      const late = (this.late[series] ??= []);
+      let late = this.late.get(series);
+      if (!late) this.late.set(series, (late = []));
       let top = slice(run, 0, split);
       // Merge while the run below is not more than twice as long: each cell is merged O(log n) times.
       while (late.length > 0 && (late[late.length - 1] as CellRun).length <= 2 * top.length) top = this.scratch.merge(late.pop() as CellRun, top);
@@ -208,8 +207,9 @@ export class SampleCounter {
     if (split < run.length) {
       // A run holding few cells for its columns (narrow latencies: many samples a cell) is copied
       // to its size; one filling most of them is kept as it is.
-      (this.main[series] as CellRun[]).push(2 * (run.length - split) < run.sec.length ? slice(run, split, run.length) : view(run, split, run.length));
-      this.mainLast[series] = run.sec[run.length - 1] as number;
+      const kept = 2 * (run.length - split) < run.sec.length ? slice(run, split, run.length) : view(run, split, run.length);
+      if (main) main.push(kept);
+      else this.main[series] = [kept];
     }
   }
 }
