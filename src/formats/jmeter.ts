@@ -212,10 +212,7 @@ class JmeterParser implements LineParser {
 
   constructor(private readonly path: string) {
     this.issues = new IssueLog(path);
-    this.joiner = new RecordJoiner(',', (line, lines, reason) => {
-      this.issues.skippedLines += lines - 1;
-      this.issues.skip(line, reason);
-    });
+    this.joiner = RecordJoiner.reportingTo(this.issues, ',');
   }
 
   line(text: string, lineNo: number): void {

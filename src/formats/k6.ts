@@ -3,6 +3,7 @@ import { parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { isObject, parseJson } from './json-values.ts';
 import { QuotedLines } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
 
@@ -416,19 +417,6 @@ function trendSummary(op: string, count: number, v: Record<string, unknown> | nu
   }
   // The summary covers the instance's whole run: beside its samples it is their report.
   return { kind: 'summary', op, unit: 'ms', count, mean, min, max, percentiles, returns: {}, scope: 'run' };
-}
-
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The first non-blank line of the head, clipped: detection looks at little else. */

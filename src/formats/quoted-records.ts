@@ -69,6 +69,14 @@ export class RecordJoiner {
     private readonly onBroken: (line: number, lines: number, reason: string) => void,
   ) {}
 
+  /** A joiner whose broken records cost their lines in `issues`, reported at the line they opened on. */
+  static reportingTo(issues: IssueLog, delimiter: string): RecordJoiner {
+    return new RecordJoiner(delimiter, (line, lines, reason) => {
+      issues.skippedLines += lines - 1;
+      issues.skip(line, reason);
+    });
+  }
+
   setDelimiter(delimiter: string): void {
     this.delimiter = delimiter;
   }

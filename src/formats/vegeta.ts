@@ -3,6 +3,7 @@ import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { isObject, parseJson } from './json-values.ts';
 import { QuotedLines } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
 
@@ -358,19 +359,6 @@ class VegetaParser implements LineParser {
     if (this.reports.length === 1) Object.assign(settings, this.reports[0]?.settings);
     return { tool: 'vegeta', settings };
   }
-}
-
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function text(v: unknown): string {
