@@ -174,18 +174,16 @@ export class SampleCounter {
     }
     // What was held back moves to the front of the buffer.
     const kept = length - upTo;
-    const keptSeries = new Int32Array(kept);
-    const keptSec = new Float64Array(kept);
-    const keptValue = new Float64Array(kept);
+    const held = this.scratch.heldBack(kept);
     for (let k = upTo; k < length; k++) {
       const i = bySecond[k] as number;
-      keptSeries[k - upTo] = this.bufferSeries[i] as number;
-      keptSec[k - upTo] = sec[i] as number;
-      keptValue[k - upTo] = this.bufferValue[i] as number;
+      held.series[k - upTo] = this.bufferSeries[i] as number;
+      held.sec[k - upTo] = sec[i] as number;
+      held.value[k - upTo] = this.bufferValue[i] as number;
     }
-    this.bufferSeries.set(keptSeries);
-    this.bufferSec.set(keptSec);
-    this.bufferValue.set(keptValue);
+    this.bufferSeries.set(held.series.subarray(0, kept));
+    this.bufferSec.set(held.sec.subarray(0, kept));
+    this.bufferValue.set(held.value.subarray(0, kept));
     this.buffered = kept;
   }
 
@@ -205,9 +203,8 @@ export class SampleCounter {
       late.push(top);
     }
     if (split < run.length) {
-      // A run holding few cells for its columns (narrow latencies: many samples a cell) is copied
-      // to its size; one filling most of them is kept as it is.
-      const kept = 2 * (run.length - split) < run.sec.length ? slice(run, split, run.length) : view(run, split, run.length);
+      // Copied to its size: the run is the scratch's, reused for the next count.
+      const kept = slice(run, split, run.length);
       if (main) main.push(kept);
       else this.main[series] = [kept];
     }
@@ -263,6 +260,15 @@ class Scratch {
   private seriesSlots = new Int32Array(0);
   private slotOf = new Int32Array(0);
   private table = new ValueTable(16);
+  /** What countSeconds counts into, reused: its cells are copied out to their size. */
+  private counted = emptyRun(0);
+  private held = { series: new Int32Array(0), sec: new Float64Array(0), value: new Float64Array(0) };
+
+  /** Room for `length` samples held back from a count (see SampleCounter.count), reused. */
+  heldBack(length: number): { series: Int32Array; sec: Float64Array; value: Float64Array } {
+    if (this.held.sec.length < length) this.held = { series: new Int32Array(length), sec: new Float64Array(length), value: new Float64Array(length) };
+    return this.held;
+  }
 
   /** Indices 0..length-1 of `sec` in ascending order of second, stable. */
   orderBySecond(sec: Float64Array, length: number): Uint32Array {
@@ -303,6 +309,11 @@ class Scratch {
    * second array: `bySecond` is this scratch's own order, still needed by the caller.
    */
   orderBySeries(series: Int32Array, bySecond: Uint32Array, length: number, seriesCount: number): Uint32Array {
+    // One series in the whole buffer (rows of one operation in a block, as YCSB writes them): as it is.
+    const only = series[0];
+    let one = true;
+    for (let k = 0; k < length && one; k++) one = series[k] === only;
+    if (one) return bySecond;
     if (this.bySeries.length < length) this.bySeries = new Uint32Array(Math.max(length, this.order.length));
     if (this.seriesSlots.length < seriesCount + 1) this.seriesSlots = new Int32Array(2 * seriesCount + 1);
     const next = this.seriesSlots;
@@ -317,9 +328,14 @@ class Scratch {
     return out;
   }
 
-  /** The samples `order[from..to)` (in second order) counted per (second, value). */
+  /**
+   * The samples `order[from..to)` (in second order) counted per (second, value), in a run that is
+   * valid until the next call.
+   */
   countSeconds(sec: Float64Array, value: Float64Array, order: Uint32Array, from: number, to: number): CellRun {
-    const run = emptyRun(to - from);
+    if (this.counted.sec.length < to - from) this.counted = emptyRun(to - from);
+    const run = this.counted;
+    run.length = 0;
     for (let a = from; a < to; ) {
       const s = sec[order[a] as number] as number;
       let b = a + 1;
@@ -390,6 +406,7 @@ class ValueTable {
     let capacity = 16;
     while (capacity < entries) capacity *= 2;
     this.capacity = capacity;
+
     this.keys = new Float64Array(capacity);
     this.counts = new Float64Array(capacity);
     this.used = new Int32Array(capacity);
@@ -525,10 +542,6 @@ function slice(run: CellRun, from: number, to: number): CellRun {
   return { sec: run.sec.slice(from, to), value: run.value.slice(from, to), n: run.n.slice(from, to), length: to - from };
 }
 
-/** Cells `from..to` of `run`, sharing its columns. */
-function view(run: CellRun, from: number, to: number): CellRun {
-  return { sec: run.sec.subarray(from, to), value: run.value.subarray(from, to), n: run.n.subarray(from, to), length: to - from };
-}
 
 /** `runs` one after another, then the untimed cells (NaN second), in columns of exactly their size. */
 function joined(runs: readonly CellRun[], untimed: { value: Float64Array; n: Float64Array }): SampleCountColumns {
