@@ -2,6 +2,7 @@ import { FURTHER_ERRORS, MAX_ERRORS_PER_FILE } from '../formats/format.ts';
 import { isFailed, isUnrecognised, partPlan, type FileOutcome, type PartPlan, type ReadProgress } from '../formats/registry.ts';
 import { mergeCounted } from '../formats/sample-counter.ts';
 import type { ParsedFile, ParseIssue, RawSeries } from '../model/types.ts';
+import { fileChunks } from './input-stream.ts';
 import type { InputFile } from './protocol.ts';
 
 /**
@@ -72,43 +73,36 @@ export function partRanges(size: number, parts: number, minBytes = PART_MIN_BYTE
 
 /**
  * The bytes of the lines of `file` that start in [start, end) — a part owns a line that begins in
- * it, to its end, wherever that is — after `preamble`. Read as a stream, never whole.
+ * it, to its end, wherever that is — after `preamble`. Read a slice at a time, never whole.
  */
 export async function* partBytes(file: Blob, start: number, end: number, preamble: Uint8Array): AsyncIterable<Uint8Array> {
   if (preamble.length > 0) yield preamble;
   // From the byte before the range: when it is a line end, the range starts with a line.
   const from = Math.max(0, start - 1);
-  const reader = file.slice(from).stream().getReader();
   let at = from;
   let skipping = start > 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      let chunk = value;
-      let chunkStart = at;
-      at += value.length;
-      if (skipping) {
-        const lineEnd = chunk.indexOf(10);
-        if (lineEnd < 0) continue;
-        // A line that began before the range and ends past it: the range owns no line at all.
-        if (chunkStart + lineEnd + 1 >= end) return;
-        chunk = chunk.subarray(lineEnd + 1);
-        chunkStart += lineEnd + 1;
-        skipping = false;
-      }
-      if (chunkStart + chunk.length >= end) {
-        // The last owned line is the one holding byte end-1: it ends at the first \n from there.
-        const lineEnd = chunk.indexOf(10, Math.max(0, end - 1 - chunkStart));
-        if (lineEnd >= 0) {
-          yield chunk.subarray(0, lineEnd + 1);
-          return;
-        }
-      }
-      if (chunk.length > 0) yield chunk;
+  for await (const value of fileChunks(file, from, end)) {
+    let chunk = value;
+    let chunkStart = at;
+    at += value.length;
+    if (skipping) {
+      const lineEnd = chunk.indexOf(10);
+      if (lineEnd < 0) continue;
+      // A line that began before the range and ends past it: the range owns no line at all.
+      if (chunkStart + lineEnd + 1 >= end) return;
+      chunk = chunk.subarray(lineEnd + 1);
+      chunkStart += lineEnd + 1;
+      skipping = false;
     }
-  } finally {
-    await reader.cancel();
+    if (chunkStart + chunk.length >= end) {
+      // The last owned line is the one holding byte end-1: it ends at the first \n from there.
+      const lineEnd = chunk.indexOf(10, Math.max(0, end - 1 - chunkStart));
+      if (lineEnd >= 0) {
+        yield chunk.subarray(0, lineEnd + 1);
+        return;
+      }
+    }
+    if (chunk.length > 0) yield chunk;
   }
 }
 
