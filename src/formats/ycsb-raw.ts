@@ -81,15 +81,11 @@ class YcsbRawParser implements LineParser {
     while (at < end) {
       const known = this.lastOp;
       const knownLength = this.lastOpLength;
-      let i = at;
       let k = 0;
       while (k < knownLength && bytes[at + k] === known[k]) k++;
       const sameOp = knownLength > 0 && k === knownLength && at + k < end && bytes[at + k] === 44;
-      if (sameOp) i = at + k;
-      else {
-        i = opEnd(bytes, at, end);
-        if (i < 0) break;
-      }
+      let i = sameOp ? at + k : opEnd(bytes, at, end);
+      if (i < 0) break;
       const timeStart = ++i;
       let time = 0;
       let c = 0;
