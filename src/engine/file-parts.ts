@@ -3,6 +3,7 @@ import { isFailed, isUnrecognised, partPlan, type FileOutcome, type PartPlan, ty
 import { mergeCounted } from '../formats/sample-counter.ts';
 import type { ParsedFile, ParseIssue, RawSeries } from '../model/types.ts';
 import { fileChunks } from './input-stream.ts';
+import { attachLevels, levelsAttachedTo, mergeLevels } from './prebuilt-levels.ts';
 import type { InputFile } from './protocol.ts';
 
 /**
@@ -155,7 +156,15 @@ export function mergeParts(parts: readonly FilePart[]): ParsedFile {
       if (s.kind !== 'raw') throw new TypeError(`${outcome.path}: a part gave ${s.kind} data, which parts cannot be merged from`);
       const key = `${s.client ?? ''}\u0000${s.op}\u0000${s.unit}`;
       const seen = series.get(key);
-      series.set(key, seen ? { ...seen, ...mergeCounted(seen, s) } : s);
+      if (!seen) {
+        series.set(key, s);
+        continue;
+      }
+      const merged: RawSeries = { ...seen, ...mergeCounted(seen, s) };
+      const [seenLevels, levels] = [levelsAttachedTo(seen), levelsAttachedTo(s)];
+      const mergedLevels = seenLevels && levels ? mergeLevels(seenLevels, levels) : null;
+      if (mergedLevels) attachLevels(merged, mergedLevels);
+      series.set(key, merged);
     }
   }
   return { ...first.outcome, series: [...series.values()], errors, skippedLines, lines };

@@ -1,5 +1,6 @@
 import { isFailed, type FailedFile, type FileOutcome } from '../formats/registry.ts';
 import type { HistogramInterval, HistogramSeries, LatencySeries, ParsedFile } from '../model/types.ts';
+import { attachLevels, type PrebuiltLevels } from './prebuilt-levels.ts';
 
 /**
  * A parsed file as it crosses from a parse worker to the engine worker: its typed arrays
@@ -10,7 +11,11 @@ import type { HistogramInterval, HistogramSeries, LatencySeries, ParsedFile } fr
  */
 export type PackedOutcome = FailedFile | PackedFile;
 
-type PackedFile = Omit<ParsedFile, 'series'> & { series: (Exclude<LatencySeries, HistogramSeries> | PackedHistogramSeries)[] };
+type PackedFile = Omit<ParsedFile, 'series'> & {
+  series: (Exclude<LatencySeries, HistogramSeries> | PackedHistogramSeries)[];
+  /** Each series' levels of blocks, built where it was parsed (./prebuilt-levels.ts). */
+  levels?: (PrebuiltLevels | null)[];
+};
 
 type PackedHistogramSeries = Omit<HistogramSeries, 'kind' | 'intervals'> & {
   kind: 'packed-histogram';
@@ -30,7 +35,7 @@ const INTERVAL_FIELDS = 9;
  * The outcome packed, and the buffers to transfer with it. Those buffers are detached in this
  * thread once posted, which the HdrHistogram decoder notices: it starts a fresh slab.
  */
-export function packOutcome(outcome: FileOutcome): { packed: PackedOutcome; transfer: ArrayBuffer[] } {
+export function packOutcome(outcome: FileOutcome, levels?: (PrebuiltLevels | null)[]): { packed: PackedOutcome; transfer: ArrayBuffer[] } {
   if (isFailed(outcome)) return { packed: outcome, transfer: [] };
   const transfer = new Set<ArrayBuffer>();
   // Typed arrays the parsers make are always over plain ArrayBuffers, never shared memory.
@@ -53,7 +58,8 @@ export function packOutcome(outcome: FileOutcome): { packed: PackedOutcome; tran
         return s;
     }
   });
-  return { packed: { ...outcome, series }, transfer: [...transfer] };
+  for (const built of levels ?? []) for (const level of built?.levels ?? []) for (const column of [level.secs, level.starts, level.keys, level.n]) transfer.add(column.buffer as ArrayBuffer);
+  return { packed: { ...outcome, series, ...(levels ? { levels } : {}) }, transfer: [...transfer] };
 }
 
 function packHistogramSeries({ kind: _, intervals, ...rest }: HistogramSeries, bufferOf: (array: Float64Array | Int32Array) => ArrayBuffer): PackedHistogramSeries {
@@ -88,7 +94,13 @@ function packHistogramSeries({ kind: _, intervals, ...rest }: HistogramSeries, b
 /** The parsed file again, in the shape every other module reads: views over the transferred buffers. */
 export function unpackOutcome(packed: PackedOutcome): FileOutcome {
   if ('failed' in packed) return packed;
-  return { ...packed, series: packed.series.map((s) => (s.kind === 'packed-histogram' ? unpackHistogramSeries(s) : s)) };
+  const { levels, ...file } = packed;
+  const series = file.series.map((s) => (s.kind === 'packed-histogram' ? unpackHistogramSeries(s) : s));
+  series.forEach((s, i) => {
+    const built = levels?.[i];
+    if (built) attachLevels(s, built);
+  });
+  return { ...file, series };
 }
 
 function unpackHistogramSeries({ kind: _, columns, buffers, ...rest }: PackedHistogramSeries): HistogramSeries {

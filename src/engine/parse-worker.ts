@@ -1,8 +1,9 @@
 /// <reference lib="webworker" />
-import { readFile, type ReadProgress } from '../formats/registry.ts';
+import { isFailed, readFile, type ReadProgress } from '../formats/registry.ts';
 import { streamOf } from './input-stream.ts';
 import { randomAccessOf } from './random-access.ts';
 import { packOutcome } from './outcome-transfer.ts';
+import { buildLevels } from './prebuilt-levels.ts';
 import type { PartRequest } from './file-parts.ts';
 import { csvMappingsOf, readPart, type ParseEvent, type ParseRequest } from './parse-pool.ts';
 import type { InputFile } from './protocol.ts';
@@ -44,7 +45,8 @@ async function parse(input: InputFile, part: PartRequest | undefined): Promise<v
       : await readFile(input.path, streamOf(input), { ...(totalBytes !== null ? { totalBytes } : {}), ...csvMappingsOf(input), ...randomAccessOf(input), onProgress });
     // The engine worker counts the bytes read of an input of unknown size from the last progress.
     if (unposted) post({ type: 'progress', progress: unposted });
-    const { packed, transfer } = packOutcome(outcome);
+    // Built here, on this worker's core, not on the engine worker's after the last file is in.
+    const { packed, transfer } = packOutcome(outcome, isFailed(outcome) ? undefined : buildLevels(outcome));
     post({ type: 'outcome', outcome: packed }, transfer);
   } catch (e) {
     post({ type: 'error', message: e instanceof Error ? e.message : String(e) });

@@ -3,6 +3,14 @@ import { hdrLayout, type HdrLayout } from '../model/hdr-layout.ts';
 import { bucketColumns, indexedColumns, type BucketSum } from './bucket-sum.ts';
 
 /**
+ * Seconds per pre-merged block, kept by the worker; DuckDB gets the last size. A window is summed
+ * in the worker from the coarsest blocks inside it: an hour of 1-second interval histograms from
+ * 48 series (~40M buckets) takes 10-35 ms, against 50-135 ms for DuckDB-WASM to sum its 600-second
+ * blocks alone. DuckDB's ~300k rows (instead of ~40M) give the whole-series sums.
+ */
+export const BLOCK_SIZES: readonly number[] = [60, 600];
+
+/**
  * A timed series' latency buckets second by second, as parsed, in second order. The worker keeps
  * these instead of putting every second into DuckDB: an hour of interval logs from 12 clients is
  * some 40 million per-second buckets, which would take DuckDB-WASM several seconds to take in.
@@ -160,10 +168,20 @@ export class TimeLevels {
     private readonly levels: readonly SecondCells[],
     /** Seconds per piece of each level: 1 for seconds. */
     private readonly sizes: readonly number[],
+    /** The columns of the levels above seconds, as built: what a parse worker hands on. */
+    readonly blockColumns: readonly LevelColumns[],
   ) {}
+
+  /** The levels above `seconds` from their columns, as `blockColumns` gave them for `blockSizes`. */
+  static ofColumns(seconds: SecondCells, blockSizes: readonly number[], columns: readonly LevelColumns[]): TimeLevels {
+    if (columns.length !== blockSizes.length) throw new RangeError(`${columns.length} levels of blocks for ${blockSizes.length} block sizes`);
+    const levels = columns.map((c) => SecondCells.ofColumns(c.secs, c.starts, c.keys, c.n, seconds.precision));
+    return new TimeLevels([seconds, ...levels], [1, ...blockSizes], columns);
+  }
 
   static build(seconds: SecondCells, blockSizes: readonly number[], sum: BucketSum): TimeLevels {
     const levels = [seconds];
+    const columns: LevelColumns[] = [];
     for (const size of blockSizes) {
       const finer = levels[levels.length - 1] as SecondCells;
       const secs: number[] = [];
@@ -183,9 +201,11 @@ export class TimeLevels {
       });
       starts.push(length);
       const keys = finer.layout !== null ? concat(keyParts as Int32Array[], new Int32Array(length)) : concat(keyParts as Float64Array[], new Float64Array(length));
-      levels.push(SecondCells.ofColumns(Float64Array.from(secs), Uint32Array.from(starts), keys, concat(nParts, new Float64Array(length)), seconds.precision));
+      const level: LevelColumns = { secs: Float64Array.from(secs), starts: Uint32Array.from(starts), keys, n: concat(nParts, new Float64Array(length)) };
+      columns.push(level);
+      levels.push(SecondCells.ofColumns(level.secs, level.starts, level.keys, level.n, seconds.precision));
     }
-    return new TimeLevels(levels, [1, ...blockSizes]);
+    return new TimeLevels(levels, [1, ...blockSizes], columns);
   }
 
   get seconds(): SecondCells {
@@ -216,6 +236,17 @@ export class TimeLevels {
     cells.addTo(sum, cells.firstAtOrAfter(wholeFrom), cells.firstAtOrAfter(wholeTo));
     this.addRange(sum, wholeTo, z, level - 1);
   }
+}
+
+/**
+ * One level of blocks as columns: block `k` starts at second `secs[k]` and holds buckets
+ * `starts[k]`..`starts[k+1]-1` of `keys` (counts indices, or exact values) and `n`.
+ */
+export interface LevelColumns {
+  secs: Float64Array;
+  starts: Uint32Array;
+  keys: Int32Array | Float64Array;
+  n: Float64Array;
 }
 
 /** A piece's buckets from `start` to `end`: keys (counts indices, or exact values; see SecondCells) and counts. */

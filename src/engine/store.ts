@@ -20,7 +20,8 @@ import { snapshotBuckets, type Snapshot, type SnapshotOp, type SnapshotRun } fro
 import type { Db } from './db.ts';
 import { BucketSum } from './bucket-sum.ts';
 import { refreshSeriesHistograms, SCHEMA_SQL } from './schema.ts';
-import { SecondCells, TimeLevels } from './second-cells.ts';
+import { BLOCK_SIZES, SecondCells, TimeLevels } from './second-cells.ts';
+import { takePrebuiltLevels } from './prebuilt-levels.ts';
 import type { SeriesSource } from '../model/figures.ts';
 import type { CompareResult } from '../model/comparison.ts';
 
@@ -68,14 +69,6 @@ export interface RunInfo {
 }
 
 const FLUSH_ROWS = 1 << 20;
-
-/**
- * Seconds per pre-merged block, kept by the worker; DuckDB gets the last size. A window is summed
- * in the worker from the coarsest blocks inside it: an hour of 1-second interval histograms from
- * 48 series (~40M buckets) takes 10-35 ms, against 50-135 ms for DuckDB-WASM to sum its 600-second
- * blocks alone. DuckDB's ~300k rows (instead of ~40M) give the whole-series sums.
- */
-export const BLOCK_SIZES: readonly number[] = [60, 600];
 
 export interface StoreOptions {
   /** Seconds per block at each level, each a multiple of the one before; the last is also DuckDB's. */
@@ -154,7 +147,8 @@ export class Store {
     let levels = this.levelsBySeries.get(series);
     if (!levels) {
       const seconds = series.kind === 'histogram' ? SecondCells.ofHistograms(series) : SecondCells.ofRaw(series);
-      levels = TimeLevels.build(seconds, this.workerBlockSizes, this.sum);
+      const prebuilt = takePrebuiltLevels(series, this.workerBlockSizes);
+      levels = prebuilt ? TimeLevels.ofColumns(seconds, this.workerBlockSizes, prebuilt) : TimeLevels.build(seconds, this.workerBlockSizes, this.sum);
       this.levelsBySeries.set(series, levels);
     }
     return levels;

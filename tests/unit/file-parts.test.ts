@@ -5,6 +5,10 @@ import { readPart } from '../../src/engine/parse-pool.ts';
 import { isFailed, readFile, type FileOutcome } from '../../src/formats/registry.ts';
 import type { ParsedFile } from '../../src/model/types.ts';
 import { inCountOrder } from '../helpers/raw-samples.ts';
+import { packOutcome, unpackOutcome } from '../../src/engine/outcome-transfer.ts';
+import { buildLevels, takePrebuiltLevels } from '../../src/engine/prebuilt-levels.ts';
+import { BLOCK_SIZES, SecondCells, TimeLevels, type LevelColumns } from '../../src/engine/second-cells.ts';
+import { BucketSum } from '../../src/engine/bucket-sum.ts';
 
 /**
  * A large file read in parts on several parse workers must give exactly the parse of the file read
@@ -102,6 +106,38 @@ describe('a file read in parts', () => {
       const input = { path: name, file: new File([bytes], name) };
       const minBytes = name === 'run/small.csv' ? 1e9 : 1000;
       expect(await readInParts(input, 2, () => {}, (part) => readPart(input, part, {}), minBytes), name).toBeNull();
+    }
+  });
+
+  it('hands on levels of blocks merged from its parts equal to those built from the whole', async () => {
+    const text = ycsbRaw(40_000);
+    const bytes = utf8.encode(text);
+    const input = { path: 'run/client1-raw.csv', file: new File([bytes], 'client1-raw.csv') };
+    // As a parse worker does: each part's levels built where it was parsed, and sent with it.
+    const asFromWorker = async (part: Parameters<typeof readPart>[1]) => {
+      const outcome = await readPart(input, part, {});
+      return unpackOutcome(packOutcome(outcome, isFailed(outcome) ? undefined : buildLevels(outcome)).packed);
+    };
+    const cells = (levels: readonly LevelColumns[]) =>
+      levels.map((level) => {
+        const out = new Map<string, number>();
+        level.secs.forEach((sec, k) => {
+          for (let i = level.starts[k]!; i < level.starts[k + 1]!; i++) out.set(`${sec}:${level.keys[i]}`, (out.get(`${sec}:${level.keys[i]}`) ?? 0) + level.n[i]!);
+        });
+        return out;
+      });
+    for (const parts of [2, 5]) {
+      const parted = (await readInParts(input, parts, () => {}, asFromWorker, 1000)) as ParsedFile;
+      expect(parted.series.map((s) => s.op)).toEqual(['READ', 'UPDATE']);
+      for (const s of parted.series) {
+        if (s.kind !== 'raw') throw new Error('raw series expected');
+        const prebuilt = takePrebuiltLevels(s, BLOCK_SIZES);
+        expect(prebuilt, `${parts} parts, ${s.op}`).not.toBeNull();
+        const built = TimeLevels.build(SecondCells.ofRaw(s), BLOCK_SIZES, new BucketSum()).blockColumns;
+        expect(cells(prebuilt!)).toEqual(cells(built));
+        // Blocks in second order, each once.
+        for (const level of prebuilt!) expect([...level.secs]).toEqual([...new Set(level.secs)].sort((a, b) => a - b));
+      }
     }
   });
 });
