@@ -99,6 +99,13 @@ export class ParsePool {
     private readonly size: number,
     /** How a file is parsed where workers cannot start: `parseHere`, or a stand-in in tests. */
     private readonly fallback: ParseFile,
+    /**
+     * Where an input stands in the load (lower first): its parts are parsed before a later
+     * input's, whatever order they were asked for in — a large file's parts are asked for once its
+     * head has been read, and files are taken strictly in order, so a later file finished first
+     * only waits.
+     */
+    private readonly rank: (input: InputFile) => number = () => 0,
   ) {}
 
   parse: ParseFile = (input, signal, onProgress, part) => {
@@ -146,7 +153,9 @@ export class ParsePool {
     while (this.queue.length > 0) {
       const slot = this.slots.find((s) => s.job === null) ?? (this.slots.length < this.size ? this.spawn() : null);
       if (!slot) return this.workersFailed ? this.parseQueuedWithoutWorkers() : undefined;
-      const job = this.queue.shift()!;
+      let next = 0;
+      for (let k = 1; k < this.queue.length; k++) if (this.rank(this.queue[k]!.input) < this.rank(this.queue[next]!.input)) next = k;
+      const job = this.queue.splice(next, 1)[0]!;
       slot.job = job;
       slot.worker.postMessage({ type: 'parse', input: job.input, ...(job.part ? { part: job.part } : {}) } satisfies ParseRequest);
     }

@@ -134,7 +134,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
   let comparison: Snapshot | null = null;
   // A file large enough to be read in parts can keep every parse worker busy on its own.
   const workers = parseWorkerCount(files.reduce((n, f) => n + ((f.file?.size ?? 0) >= PART_MIN_BYTES ? MAX_PARSE_WORKERS : 1), 0));
-  const pool = workers > 0 ? new ParsePool(workers, parseHere) : null;
+  const pool = workers > 0 ? new ParsePool(workers, parseHere, (input) => files.indexOf(input)) : null;
   const parse = pool?.parse ?? parseHere;
   // Inputs are read and parsed ahead, up to two per parse worker, but taken strictly in order:
   // what is loaded and reported, and where a full engine stops, are those of reading one by one.

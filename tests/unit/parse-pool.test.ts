@@ -100,6 +100,23 @@ describe('ParsePool', () => {
     expect(live()).toEqual([]);
   });
 
+  it('hands a free worker the earliest input of the load, not the one asked for first', async () => {
+    const order = ['a', 'b', 'c'];
+    const pool = new ParsePool(1, here().parse, (file) => order.indexOf(file.path));
+    const signal = new AbortController().signal;
+    // c's parts asked for before b's (its head happened to be read first), a already running.
+    const results = ['a', 'c', 'b'].map((p) => pool.parse(input(p), signal, () => {}));
+    await tick();
+    const worker = FakeWorker.all[0]!;
+    worker.finish();
+    expect(worker.files).toEqual(['a', 'b']);
+    worker.finish();
+    worker.finish();
+    expect(worker.files).toEqual(['a', 'b', 'c']);
+    expect(await Promise.all(results)).toEqual(['a', 'c', 'b'].map(parsedFile));
+    pool.close();
+  });
+
   it('cancelling a file ends its worker at once; a cancelled file still queued never reaches a worker', async () => {
     const pool = new ParsePool(1, here().parse);
     const a = new AbortController();
