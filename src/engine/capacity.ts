@@ -8,12 +8,12 @@ import type { ParsedFile } from '../model/types.ts';
 
 /**
  * Engine bytes per latency cell (a histogram bucket in one second, or a distinct raw value in one
- * second), with its share of `blocks`, `series_hist` and `intervals`, plus a fixed part for partly
- * filled blocks. DuckDB holds blocks of many seconds (the seconds stay in the worker), so real
- * data takes far less; counted as if no two seconds of a block shared a bucket, a load is refused
- * before it fails. Measured with duckdb_memory() when every second was also in DuckDB: 2.43 M
- * cells of generated YCSB HdrHistogram logs took 129.8 MB (53.5 B a cell), the test corpus
- * 0.53 M cells 35.1 MB; a test keeps this an upper bound with blocks of one second.
+ * second), with its share of `series_buckets` and `intervals`, plus a fixed part. DuckDB holds each
+ * series' sum over all time (the seconds stay in the worker), so real data takes far less; counted
+ * as if no two seconds shared a bucket, a load is refused before it fails. Measured with
+ * duckdb_memory() when every second was also in DuckDB: 2.43 M cells of generated YCSB
+ * HdrHistogram logs took 129.8 MB (53.5 B a cell), the test corpus 0.53 M cells 35.1 MB; a test
+ * keeps this an upper bound, also where no value repeats (every cell a row).
  */
 export const ENGINE_BYTES_PER_CELL = 56;
 export const ENGINE_FIXED_BYTES = 16e6;

@@ -85,9 +85,9 @@ function setSelection(db: Db, sel: Selection): void {
 
 /**
  * The whole-series sums (series_id, lo, width, n) of the selected series that have no window,
- * in no particular order: `series_hist` holds every series' buckets summed once at load.
+ * in no particular order: `series_buckets` holds every series' buckets summed once at load.
  */
-const WHOLE_SERIES_SQL = `SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE FROM series_hist
+const WHOLE_SERIES_SQL = `SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE FROM series_buckets
   WHERE series_id IN (SELECT series_id FROM sel WHERE from_s IS NULL AND to_s IS NULL)`;
 
 export interface GroupSummary extends GroupStats {
@@ -439,7 +439,7 @@ export function mergedBuckets(db: Db, sel: Selection): { g: number; lo: number; 
   return db
     .query(
       `SELECT sel.g, sh.lo, sh.width, sum(sh.n)::BIGINT AS n
-       FROM sel JOIN series_hist sh ON sh.series_id = sel.series_id
+       FROM sel JOIN series_buckets sh ON sh.series_id = sel.series_id
        GROUP BY sel.g, sh.lo, sh.width ORDER BY sel.g, sh.lo`,
     )
     .map((r) => ({ g: r.g as number, lo: r.lo as number, width: r.width as number, n: r.n as number }));

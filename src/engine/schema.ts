@@ -1,5 +1,3 @@
-import type { Db } from './db.ts';
-
 /**
  * DuckDB tables. Latency data is stored as histogram buckets (lo, width, n): an HdrHistogram bucket
  * covers lo..lo+width-1; a raw sample is a bucket of width 1. The same merge and percentile code
@@ -7,8 +5,8 @@ import type { Db } from './db.ts';
  *
  * Every interactive question (a time window, a time bucket of a chart) is asked in whole seconds.
  * The per-second buckets stay in the worker (SecondCells), which sums windows and time buckets
- * from them and from its blocks; DuckDB holds them pre-merged per block of seconds (`blocks`, a
- * few hundred thousand rows instead of tens of millions) for whole-series sums. Raw samples
+ * from them and from its blocks; DuckDB holds each series' sum over all time (`series_buckets`,
+ * thousands of rows a series instead of millions) for whole-series figures. Raw samples
  * collapse to one bucket per (second, latency value): exact, and far fewer rows than samples.
  *
  * A new Store replaces the tables (one dataset per database).
@@ -33,12 +31,10 @@ export const SCHEMA_SQL = [
      length_us BIGINT NOT NULL,
      n BIGINT NOT NULL
    )`,
-  // Latency buckets per series pre-merged over blocks of whole seconds (block_s: the block's first
-  // second, a multiple of the block size; NULL for buckets with no time: raw samples without a
-  // timestamp, a comparison's histograms). Several rows may share a key: readers sum.
-  `CREATE OR REPLACE TABLE blocks (
+  // Each series' latency buckets summed over all its time (and its samples without a time), one
+  // row per bucket: summed in the worker from its coarsest blocks as the series is added.
+  `CREATE OR REPLACE TABLE series_buckets (
      series_id INTEGER NOT NULL,
-     block_s BIGINT,
      lo BIGINT NOT NULL,
      width BIGINT NOT NULL,
      n BIGINT NOT NULL
@@ -56,10 +52,3 @@ export const SCHEMA_SQL = [
      end_us BIGINT NOT NULL
    )`,
 ];
-
-/** Rebuild `series_hist` after loading: each series' buckets (or raw values) summed over all time. */
-export function refreshSeriesHistograms(db: Db): void {
-  db.exec(`CREATE OR REPLACE TABLE series_hist AS
-    SELECT b.series_id, b.lo, b.width, sum(b.n)::BIGINT AS n, s.source = 'raw' AS raw
-    FROM blocks b JOIN series s ON s.series_id = b.series_id GROUP BY ALL`);
-}

@@ -18,8 +18,8 @@ import type {
 } from '../model/types.ts';
 import { snapshotBuckets, type Snapshot, type SnapshotOp, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
-import { BucketSum } from './bucket-sum.ts';
-import { refreshSeriesHistograms, SCHEMA_SQL } from './schema.ts';
+import { bucketColumns, BucketSum } from './bucket-sum.ts';
+import { SCHEMA_SQL } from './schema.ts';
 import { BLOCK_SIZES, SecondCells, TimeLevels } from './second-cells.ts';
 import { takePrebuiltLevels } from './prebuilt-levels.ts';
 import type { SeriesSource } from '../model/figures.ts';
@@ -91,8 +91,6 @@ export class Store {
   /** The view-state fragment a loaded comparison file carried (see Snapshot.view). */
   carriedView: string | null = null;
   private memos = { version: -1, values: new Map<string, unknown>() };
-  /** Seconds per block in DuckDB's `blocks`. */
-  readonly blockS: number;
   /** Block sizes the worker keeps above seconds. */
   private readonly workerBlockSizes: readonly number[];
   /** Each timed series' buckets by second and by block, by series id: the worker's copy. */
@@ -102,7 +100,7 @@ export class Store {
    * reuses them, and the worker can build them while other files are still being parsed.
    */
   private readonly levelsBySeries = new WeakMap<HistogramSeries | RawSeries, TimeLevels>();
-  private readonly blocks = new CellBatch(() => this.flushBlocks());
+  private readonly buckets = new CellBatch(() => this.flushBuckets());
   private readonly sum = new BucketSum();
   private intervals = this.emptyIntervals();
   private rawExtents = this.emptyRawExtents();
@@ -116,10 +114,8 @@ export class Store {
     if (sizes.length === 0 || sizes.some((size, i) => !Number.isInteger(size) || size < 1 || size % (sizes[i - 1] ?? 1) !== 0)) {
       throw new RangeError(`block sizes ${sizes.join(', ')} must be whole seconds, each a multiple of the one before`);
     }
-    this.blockS = sizes[sizes.length - 1] as number;
     this.workerBlockSizes = sizes;
     for (const sql of SCHEMA_SQL) db.exec(sql);
-    refreshSeriesHistograms(db);
   }
 
   /**
@@ -154,14 +150,22 @@ export class Store {
     return levels;
   }
 
-  /** Keeps a timed series' buckets in the worker and puts its blocks into DuckDB; returns its seconds. */
+  /**
+   * Keeps a timed series' buckets in the worker and puts their sum over all time into DuckDB (its
+   * coarsest blocks and its untimed values, summed here: nothing asks DuckDB for a block's time, and
+   * summing a few blocks in the worker costs less than DuckDB taking them in to group them); returns
+   * its seconds.
+   */
   private addTimed(id: number, series: HistogramSeries | RawSeries): SecondCells {
     const levels = this.levelsOf(series);
     const seconds = levels.seconds;
     this.levels.set(id, levels);
-    levels.top.forEachBounds(0, levels.top.pieces, (block, lo, width, n, start, end) => this.blocks.add(id, block, lo, width, n, start, end));
-    // Untimed raw values go in as counted: readers of `blocks` sum rows that share a key.
-    if (seconds.untimed) this.blocks.add(id, Number.NaN, seconds.untimed.value, null, seconds.untimed.n, 0, seconds.untimed.n.length);
+    const sum = this.sum;
+    sum.usePrecision(seconds.precision);
+    levels.top.addTo(sum, 0, levels.top.pieces);
+    if (seconds.untimed) sum.add(seconds.untimed.value, null, seconds.untimed.n, 0, seconds.untimed.n.length);
+    const { columns, length } = sum.drain(bucketColumns(sum.size));
+    this.buckets.add(id, columns.lo, columns.width, columns.n, 0, length);
     return seconds;
   }
 
@@ -196,8 +200,7 @@ export class Store {
 
   /** Forget everything loaded so far. */
   clear(): void {
-    for (const t of ['series', 'intervals', 'blocks', 'raw_seconds', 'raw_extents']) this.db.exec(`DELETE FROM ${t}`);
-    refreshSeriesHistograms(this.db);
+    for (const t of ['series', 'intervals', 'series_buckets', 'raw_seconds', 'raw_extents']) this.db.exec(`DELETE FROM ${t}`);
     this.runs = [];
     this.series = [];
     this.levels.clear();
@@ -286,12 +289,11 @@ export class Store {
     this.flush();
     // series first: the per-series histograms take each series' source from it.
     this.insertSeriesRows(this.series.slice(firstSeries));
-    refreshSeriesHistograms(this.db);
     this.version++;
   }
 
   /**
-   * Load a comparison: each operation's merged histogram goes straight into `series_hist` (so the
+   * Load a comparison: each operation's merged histogram goes straight into `series_buckets` (so the
    * same SQL recomputes every figure), and the per-second throughput becomes one-second intervals
    * of two timeline series (ok, failed). Per-client and per-interval latency data are not part of
    * a comparison.
@@ -320,9 +322,9 @@ export class Store {
           count: b.count.reduce((a, c) => a + c, 0),
           naive: o.naive,
         });
-        // A comparison's latency data has no time: one cell per bucket, with no second.
+        // A comparison's latency data has no time: one cell per bucket.
         const kept = [...b.count.keys()].filter((i) => (b.count[i] as number) > 0);
-        this.blocks.add(id, Number.NaN, Float64Array.from(kept, (i) => b.lo[i] as number), Float64Array.from(kept, (i) => b.width[i] as number), Float64Array.from(kept, (i) => b.count[i] as number), 0, kept.length);
+        this.buckets.add(id, Float64Array.from(kept, (i) => b.lo[i] as number), Float64Array.from(kept, (i) => b.width[i] as number), Float64Array.from(kept, (i) => b.count[i] as number), 0, kept.length);
       }
       const t = r.throughputPerSecond;
       if (t) {
@@ -344,7 +346,6 @@ export class Store {
     }
     this.flush();
     this.insertSeriesRows(this.series.slice(first));
-    refreshSeriesHistograms(this.db);
     this.version++;
   }
 
@@ -378,7 +379,7 @@ export class Store {
       );
       this.intervals = this.emptyIntervals();
     }
-    this.flushBlocks();
+    this.flushBuckets();
     if (this.rawSeconds.series.length > 0) {
       this.db.insert('raw_seconds', tableFromArrays({ series_id: this.rawSeconds.series.finish(), sec: this.rawSeconds.sec.finish(), n: this.rawSeconds.n.finish() }), false);
       this.rawSeconds = this.emptyRawSeconds();
@@ -393,20 +394,12 @@ export class Store {
     }
   }
 
-  /** Appends the gathered blocks to `blocks`. */
-  private flushBlocks(): void {
-    const taken = this.blocks.take();
+  /** Appends the gathered buckets to `series_buckets`. */
+  private flushBuckets(): void {
+    const taken = this.buckets.take();
     if (!taken) return;
-    // NaN marks a bucket with no time; DuckDB would refuse to cast it.
-    const { untimed, series_id, sec, lo, width, n } = taken;
-    const columns = { series_id, sec: int32IfExact(sec), lo: int32IfExact(lo), width: int32IfExact(width), n: int32IfExact(n) };
-    this.db.insert(untimed ? 'blocks_staging' : 'blocks', tableFromArrays(columns), untimed);
-    if (untimed) {
-      this.db.exec(
-        `INSERT INTO blocks SELECT series_id, CASE WHEN isnan(sec) THEN NULL ELSE sec END, lo, width, n FROM blocks_staging;
-         DROP TABLE blocks_staging`,
-      );
-    }
+    const { series_id, lo, width, n } = taken;
+    this.db.insert('series_buckets', tableFromArrays({ series_id, lo: int32IfExact(lo), width: int32IfExact(width), n: int32IfExact(n) }), false);
   }
   private emptyIntervals() {
     return { series: new Float64Column(), start: new Float64Column(), length: new Float64Column(), n: new Float64Column() };
@@ -438,28 +431,20 @@ function int32IfExact(column: Float64Array): Int32Array | Float64Array {
 
 class CellBatch {
   private readonly series = new Int32Array(FLUSH_ROWS);
-  private readonly sec = new Float64Array(FLUSH_ROWS);
   private readonly lo = new Float64Array(FLUSH_ROWS);
   private readonly width = new Float64Array(FLUSH_ROWS);
   private readonly n = new Float64Array(FLUSH_ROWS);
   private length = 0;
-  /** Whether a gathered row has no time (NaN second): known as rows arrive, not by a scan of a million. */
-  private untimed = false;
 
   constructor(private readonly onFull: () => void) {}
 
-  /**
-   * Buckets `start`..`end-1` of one series in one second (or block; NaN: none); a null `width`
-   * means exact values (width 1). A full batch is handed on as it fills.
-   */
-  add(seriesId: number, sec: number, lo: Float64Array, width: Float64Array | null, count: Float64Array, start: number, end: number): void {
+  /** Buckets `start`..`end-1` of one series; a null `width` means exact values (width 1). A full batch is handed on as it fills. */
+  add(seriesId: number, lo: Float64Array, width: Float64Array | null, count: Float64Array, start: number, end: number): void {
     for (let from = start; from < end; ) {
       if (this.length === FLUSH_ROWS) this.onFull();
-      if (Number.isNaN(sec)) this.untimed = true;
       const take = Math.min(end - from, FLUSH_ROWS - this.length);
       const at = this.length;
       this.series.fill(seriesId, at, at + take);
-      this.sec.fill(sec, at, at + take);
       this.lo.set(lo.subarray(from, from + take), at);
       if (width === null) this.width.fill(1, at, at + take);
       else this.width.set(width.subarray(from, from + take), at);
@@ -470,12 +455,10 @@ class CellBatch {
   }
 
   /** Views of the gathered rows, valid until the next add (DuckDB copies them at once); null when empty. */
-  take(): { series_id: Int32Array; sec: Float64Array; lo: Float64Array; width: Float64Array; n: Float64Array; untimed: boolean } | null {
+  take(): { series_id: Int32Array; lo: Float64Array; width: Float64Array; n: Float64Array } | null {
     if (this.length === 0) return null;
     const end = this.length;
-    const untimed = this.untimed;
     this.length = 0;
-    this.untimed = false;
-    return { untimed, series_id: this.series.subarray(0, end), sec: this.sec.subarray(0, end), lo: this.lo.subarray(0, end), width: this.width.subarray(0, end), n: this.n.subarray(0, end) };
+    return { series_id: this.series.subarray(0, end), lo: this.lo.subarray(0, end), width: this.width.subarray(0, end), n: this.n.subarray(0, end) };
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,25 +39,34 @@ describe('engine capacity', () => {
     expect(message).toContain('about 2.0 GB of input like this fits');
   });
 
-  it.each([
-    ['the test corpus', () => CORPUS],
+  it.each<[string, () => string, boolean]>([
+    ['the test corpus', () => CORPUS, false],
     ['generated YCSB HdrHistogram logs', () => {
       const dir = join(mkdtempSync(join(tmpdir(), 'capacity-')), 'run');
       writeHdrLogs(12, ['READ', 'UPDATE', 'INSERT', 'SCAN'], 20, dir, 1000, 'v1');
       return dir;
-    }],
-  ])('holds at most the estimate in DuckDB: %s', async (_, dir) => {
+    }, false],
+    // The most rows cells can take: no value in two seconds, so summing over time merges none.
+    ['raw samples of values never repeated', () => {
+      const dir = join(mkdtempSync(join(tmpdir(), 'capacity-')), 'run');
+      mkdirSync(dir);
+      const rows = Array.from({ length: 120_000 }, (_, i) => `${i % 2 ? 'READ' : 'UPDATE'},${1795255800000 + Math.floor(i / 20)},${100 + i}`);
+      writeFileSync(join(dir, 'client1-raw.csv'), `READ latency raw data: op, timestamp(ms), latency(us)\n${rows.join('\n')}\n`);
+      return dir;
+    }, true],
+  ])('holds at most the estimate in DuckDB: %s', async (_, dir, everyCellARow) => {
     const loaded = await loadPaths([dir()]);
     const cells = loaded.files.reduce((n, f) => n + cellsOf(f), 0);
     const db = await openNodeDb();
-    // Blocks of one second: the most rows these cells can take (a block of n seconds sums them).
-    const store = new Store(db, { blockSizes: [1] });
+    const store = new Store(db);
     const before = Number(db.query('SELECT sum(memory_usage_bytes)::DOUBLE AS b FROM duckdb_memory()')[0]?.b);
     store.addRuns(groupIntoRuns(loaded.files));
-    // Two intervals starting in one second share its block: almost none do.
-    expect(Number(db.query('SELECT count(*)::DOUBLE AS n FROM blocks')[0]?.n)).toBeGreaterThan(0.95 * cells);
+    const rows = Number(db.query('SELECT count(*)::DOUBLE AS n FROM series_buckets')[0]?.n);
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThanOrEqual(cells);
     const after = Number(db.query('SELECT sum(memory_usage_bytes)::DOUBLE AS b FROM duckdb_memory()')[0]?.b);
     expect(cells).toBeGreaterThan(100_000);
+    if (everyCellARow) expect(rows).toBe(cells);
     expect(after - before).toBeLessThanOrEqual(engineCapacity(cells, 1).neededBytes);
     db.close();
   });

@@ -194,7 +194,7 @@ describe.each(BLOCK_SIZES.map((sizes) => ({ sizes, label: sizes.join(' → ') })
   it('per time bucket, the same sums', () => {
     // Up to second 20: after second 15 only the raw clients have data, so those time buckets are raw.
     const sel = selection([2, 20]);
-    // Buckets of whole DuckDB blocks read `blocks`; finer ones read the seconds.
+    // Buckets of whole blocks read the worker's blocks; finer ones read the seconds.
     for (const bucketS of [1, 3, 12]) {
       const merged = mergeHistograms(blockStore(), sel, bucketS);
       const tbs = [...new Set(merged.map((m) => m.tb))];

@@ -35,7 +35,7 @@ beforeAll(async () => {
 
 /** Row counts of every engine table: a DROP or DELETE that ran would show here. */
 function tableCounts(): Record<string, number> {
-  return Object.fromEntries(['series', 'intervals', 'blocks', 'raw_seconds', 'raw_extents'].map((t) => [t, Number(db.query(`SELECT count(*)::INTEGER AS n FROM ${t}`)[0]?.n)]));
+  return Object.fromEntries(['series', 'intervals', 'series_buckets', 'raw_seconds', 'raw_extents'].map((t) => [t, Number(db.query(`SELECT count(*)::INTEGER AS n FROM ${t}`)[0]?.n)]));
 }
 
 describe('SQL in file, folder, client, op and tag names is data', () => {
@@ -75,7 +75,7 @@ describe('SQL in file, folder, client, op and tag names is data', () => {
     const counts = tableCounts();
     expect(counts.series).toBe(3);
     expect(counts.intervals).toBe(loaded.files.reduce((a, f) => a + f.series.reduce((b, s) => b + (s.kind === 'histogram' ? s.intervals.length : 0), 0), 0));
-    expect(counts.blocks).toBeGreaterThan(0);
+    expect(counts.series_buckets).toBeGreaterThan(0);
   });
 
   it("a tag `READ'); DROP TABLE buckets; --` is an op name with the figures of READ", async () => {
@@ -90,7 +90,7 @@ describe('SQL in file, folder, client, op and tag names is data', () => {
     expect(Object.keys(ops).sort()).toEqual([tag, 'UPDATE'].sort());
     expect(figuresOf(ops[tag] ?? {})).toEqual(figuresOf(taggedOracle.READ));
     expect(figuresOf(ops.UPDATE ?? {})).toEqual(figuresOf(taggedOracle.UPDATE));
-    expect(tableCounts().blocks).toBeGreaterThan(0);
+    expect(tableCounts().series_buckets).toBeGreaterThan(0);
   });
 
   it('op and client names of raw and CSV rows, made of SQL, reach the engine verbatim', async () => {
@@ -109,8 +109,8 @@ describe('SQL in file, folder, client, op and tag names is data', () => {
       expect(got[op]?.max).toBe(30 + i);
       expect(got[op]?.perClient.map((c) => c.client)).toEqual(["c'; --"]);
     });
-    // 12 samples in one second, each its own (series, block, latency) bucket; 4 series' seconds.
-    expect(tableCounts()).toMatchObject({ blocks: 12, raw_seconds: 4 });
+    // 12 samples in one second, each its own (series, latency) bucket; 4 series' seconds.
+    expect(tableCounts()).toMatchObject({ series_buckets: 12, raw_seconds: 4 });
   });
 });
 
