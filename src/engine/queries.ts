@@ -83,13 +83,6 @@ function setSelection(db: Db, sel: Selection): void {
     DROP TABLE sel_input`);
 }
 
-/**
- * The whole-series sums (series_id, lo, width, n) of the selected series that have no window,
- * in no particular order: `series_buckets` holds every series' buckets summed once at load.
- */
-const WHOLE_SERIES_SQL = `SELECT series_id::DOUBLE, lo::DOUBLE, width::DOUBLE, n::DOUBLE FROM series_buckets
-  WHERE series_id IN (SELECT series_id FROM sel WHERE from_s IS NULL AND to_s IS NULL)`;
-
 export interface GroupSummary extends GroupStats {
   /** Second starting the time bucket (0 without bucketing). */
   tb: number;
@@ -201,14 +194,14 @@ function sharedPrecision(store: Store, ids: readonly number[]): HdrPrecision | n
 function mergeGroups(store: Store, sel: Selection): MergedHistogram[] {
   const series = seriesWindows(sel);
   const windows = new Map<number, Buckets>();
-  if ([...series.values()].some((w) => w.from === null && w.to === null)) {
-    setSelection(store.db, sel);
-    const rows = bySeries(store.db.queryColumns(WHOLE_SERIES_SQL) as [Float64Array, Float64Array, Float64Array, Float64Array]);
-    for (const [id, slice] of rows.slices) windows.set(id, { columns: rows, ...slice });
-  }
-  // Each windowed series: its buckets in the window, from the worker's blocks and seconds.
   for (const [id, w] of series) {
-    if (w.from === null && w.to === null) continue;
+    if (w.from === null && w.to === null) {
+      // Over all time: the sum the store made as it added the series.
+      const whole = store.wholeSum(id);
+      if (whole && whole.lo.length > 0) windows.set(id, { columns: whole, start: 0, end: whole.lo.length });
+      continue;
+    }
+    // A window: its buckets from the worker's blocks and seconds.
     groupSum.usePrecision(store.series[id]?.precision ?? null);
     store.addRange(id, w.from ?? -Infinity, w.to ?? Infinity, groupSum);
     if (groupSum.size === 0) continue;
@@ -228,37 +221,6 @@ interface Buckets {
   columns: BucketColumns;
   start: number;
   end: number;
-}
-
-interface SeriesRows extends BucketColumns {
-  /** Each series' rows. */
-  slices: Map<number, Slice>;
-}
-
-/** Rows [start, end) of one series. */
-interface Slice {
-  start: number;
-  end: number;
-}
-
-/** The rows grouped by series (a stable counting sort: series ids are small whole numbers). */
-function bySeries([series, lo, width, n]: [Float64Array, Float64Array, Float64Array, Float64Array]): SeriesRows {
-  const order = countingSort(Uint32Array.from(series.keys()), series);
-  const pick = (column: Float64Array) => {
-    const out = new Float64Array(order.length);
-    for (let i = 0; i < order.length; i++) out[i] = column[order[i] as number] as number;
-    return out;
-  };
-  const sortedSeries = pick(series);
-  const slices = new Map<number, Slice>();
-  for (let start = 0; start < order.length; ) {
-    const id = sortedSeries[start] as number;
-    let end = start + 1;
-    while (end < order.length && sortedSeries[end] === id) end++;
-    slices.set(id, { start, end });
-    start = end;
-  }
-  return { lo: pick(lo), width: pick(width), n: pick(n), slices };
 }
 
 const groupSum = new BucketSum();
@@ -330,22 +292,6 @@ function orderByLo(lo: Float64Array): Uint32Array {
   const order = new Uint32Array(rows);
   for (let i = 0; i < rows; i++) order[i] = (keys[i] as number) % scale;
   return order;
-}
-
-/** `order` stably re-sorted by `key`, a small whole number (a series id). */
-function countingSort(order: Uint32Array, key: Float64Array): Uint32Array {
-  let slots = 0;
-  for (const r of order) slots = Math.max(slots, (key[r] as number) + 1);
-  const next = new Uint32Array(slots + 1);
-  for (const r of order) next[(key[r] as number) + 1] = (next[(key[r] as number) + 1] as number) + 1;
-  for (let k = 1; k <= slots; k++) next[k] = (next[k] as number) + (next[k - 1] as number);
-  const out = new Uint32Array(order.length);
-  for (const r of order) {
-    const k = key[r] as number;
-    out[next[k] as number] = r;
-    next[k] = (next[k] as number) + 1;
-  }
-  return out;
 }
 
 /**

@@ -18,7 +18,7 @@ import type {
 } from '../model/types.ts';
 import { snapshotBuckets, type Snapshot, type SnapshotOp, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
-import { bucketColumns, BucketSum } from './bucket-sum.ts';
+import { bucketColumns, BucketSum, type BucketColumns } from './bucket-sum.ts';
 import { SCHEMA_SQL } from './schema.ts';
 import { BLOCK_SIZES, SecondCells, TimeLevels } from './second-cells.ts';
 import { takePrebuiltLevels } from './prebuilt-levels.ts';
@@ -93,6 +93,11 @@ export class Store {
   private memos = { version: -1, values: new Map<string, unknown>() };
   /** Block sizes the worker keeps above seconds. */
   private readonly workerBlockSizes: readonly number[];
+  /**
+   * Each series' buckets summed over all time, by series id: what `series_buckets` holds, kept
+   * here too for the figures over all time, which need them every time the summary is drawn.
+   */
+  private readonly wholeSums = new Map<number, BucketColumns>();
   /** Each timed series' buckets by second and by block, by series id: the worker's copy. */
   private readonly levels = new Map<number, TimeLevels>();
   /**
@@ -124,6 +129,11 @@ export class Store {
    */
   addRange(id: number, a: number, z: number, sum: BucketSum): void {
     this.levels.get(id)?.addRange(sum, a, z);
+  }
+
+  /** Series `id`'s buckets summed over all time; null for a series without latency buckets. */
+  wholeSum(id: number): BucketColumns | null {
+    return this.wholeSums.get(id) ?? null;
   }
 
   /** The first second at or after `s` in which series `id` has data; Infinity when none (or no time). */
@@ -166,6 +176,7 @@ export class Store {
     if (seconds.untimed) sum.add(seconds.untimed.value, null, seconds.untimed.n, 0, seconds.untimed.n.length);
     const { columns, length } = sum.drain(bucketColumns(sum.size));
     this.buckets.add(id, columns.lo, columns.width, columns.n, 0, length);
+    this.wholeSums.set(id, columns);
     return seconds;
   }
 
@@ -204,6 +215,7 @@ export class Store {
     this.runs = [];
     this.series = [];
     this.levels.clear();
+    this.wholeSums.clear();
     this.carriedComparison = null;
     this.carriedView = null;
     this.version++;
@@ -324,7 +336,9 @@ export class Store {
         });
         // A comparison's latency data has no time: one cell per bucket.
         const kept = [...b.count.keys()].filter((i) => (b.count[i] as number) > 0);
-        this.buckets.add(id, Float64Array.from(kept, (i) => b.lo[i] as number), Float64Array.from(kept, (i) => b.width[i] as number), Float64Array.from(kept, (i) => b.count[i] as number), 0, kept.length);
+        const whole = { lo: Float64Array.from(kept, (i) => b.lo[i] as number), width: Float64Array.from(kept, (i) => b.width[i] as number), n: Float64Array.from(kept, (i) => b.count[i] as number) };
+        this.buckets.add(id, whole.lo, whole.width, whole.n, 0, kept.length);
+        this.wholeSums.set(id, whole);
       }
       const t = r.throughputPerSecond;
       if (t) {
