@@ -71,7 +71,7 @@ export interface RunInfo {
 const FLUSH_ROWS = 1 << 20;
 
 export interface StoreOptions {
-  /** Seconds per block at each level, each a multiple of the one before; the last is also DuckDB's. */
+  /** Seconds per block at each level the worker keeps, each a multiple of the one before. */
   blockSizes?: readonly number[];
 }
 
@@ -299,7 +299,6 @@ export class Store {
       }
     }
     this.flush();
-    // series first: the per-series histograms take each series' source from it.
     this.insertSeriesRows(this.series.slice(firstSeries));
     this.version++;
   }
@@ -427,10 +426,6 @@ export class Store {
 }
 
 /**
- * Cells gathered for one Arrow batch in preallocated columns: each histogram's buckets go in with
- * typed-array copies, not value by value (tens of millions of cells for an hour of interval logs).
- */
-/**
  * The column as 32-bit integers when every value is one (the usual case: seconds before 2038,
  * µs latencies, counts), else unchanged. DuckDB-WASM appends INT32 to its BIGINT columns 3–4×
  * faster than DOUBLE, whose cast checks each value (1M rows: ~60–140 ms against ~190–550 ms).
@@ -443,6 +438,10 @@ function int32IfExact(column: Float64Array): Int32Array | Float64Array {
   return out;
 }
 
+/**
+ * Buckets gathered for one Arrow batch in preallocated columns: each series' buckets go in with
+ * typed-array copies, not value by value.
+ */
 class CellBatch {
   private readonly series = new Int32Array(FLUSH_ROWS);
   private readonly lo = new Float64Array(FLUSH_ROWS);
