@@ -276,7 +276,7 @@ function sortedBuckets({ columns: { lo, width, n }, start, end }: Buckets): Spar
   return { lo: out.lo.subarray(0, length), width: out.width.subarray(0, length), count: out.n.subarray(0, length), totalCount: total };
 }
 
-/** Row numbers in ascending `lo` (a BIGINT column: whole numbers). */
+/** Row numbers in ascending `lo`: bucket bounds, nearly always whole numbers. */
 function orderByLo(lo: Float64Array): Uint32Array {
   const rows = lo.length;
   // Each key is lo with the row number in its low bits: exact in a double while lo < 2^(53 − bits).
@@ -285,7 +285,8 @@ function orderByLo(lo: Float64Array): Uint32Array {
   const keys = new Float64Array(rows);
   for (let r = 0; r < rows; r++) {
     const v = lo[r] as number;
-    if (!(v >= 0 && v < limit)) return Uint32Array.from(lo.keys()).sort((a, b) => (lo[a] as number) - (lo[b] as number));
+    // A fraction (raw values in a unit finer than their digits) would mix with the row number.
+    if (!(v >= 0 && v < limit && Number.isInteger(v))) return Uint32Array.from(lo.keys()).sort((a, b) => (lo[a] as number) - (lo[b] as number));
     keys[r] = v * scale + r;
   }
   keys.sort();

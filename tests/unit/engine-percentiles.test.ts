@@ -98,9 +98,10 @@ describe('SQL percentiles equal the reference', () => {
     }
   });
 
-  it('on raw samples: exact nearest rank ⌈p/100 · n⌉ against a sort', () => {
+  // Fractions too: a value read in a unit finer than its digits (0.25 µs steps here).
+  it.each([1, 4])('on raw samples: exact nearest rank ⌈p/100 · n⌉ against a sort (values in 1/%i µs)', (steps) => {
     const rand = prng(99);
-    const latency = Float64Array.from({ length: 997 }, () => Math.floor(rand() * 5000));
+    const latency = Float64Array.from({ length: 997 }, () => Math.floor(rand() * 5000) / steps);
     const file: ParsedFile = {
       path: 'raw/client1-raw.csv',
       format: 'ycsb-raw',
