@@ -1,5 +1,5 @@
 import { FURTHER_ERRORS, MAX_ERRORS_PER_FILE } from '../formats/format.ts';
-import { isFailed, isUnrecognised, partPlan, type FileOutcome, type PartPlan, type ReadProgress } from '../formats/registry.ts';
+import { isFailed, isUnrecognised, partPlan, partSeriesOf, type FileOutcome, type PartPlan, type ReadProgress } from '../formats/registry.ts';
 import { mergeCounted } from '../formats/sample-counter.ts';
 import type { ParsedFile, ParseIssue, RawSeries } from '../model/types.ts';
 import { fileChunks } from './input-stream.ts';
@@ -40,8 +40,11 @@ export async function readInParts(
   const file = input.file;
   if (parts < 2 || !file || file.size < minBytes) return null;
   const plan = partPlan(input.path, new Uint8Array(await file.slice(0, PLAN_HEAD_BYTES).arrayBuffer()), input.csvMaps ? { csvMappings: { byHeader: input.csvMaps } } : {});
-  const ranges = partRanges(file.size, parts, minBytes);
-  if (!plan || ranges.length < 2) return null;
+  if (!plan) return null;
+  const seriesOf = partSeriesOf(plan.formatId);
+  const even = partRanges(file.size, parts, minBytes);
+  const ranges = seriesOf && even.length > 1 ? await cutAtBlocks(file, even, seriesOf) : even;
+  if (ranges.length < 2) return null;
   const bytes = ranges.map(() => 0);
   const lines = ranges.map(() => 0);
   const sum = (a: number[]) => a.reduce((x, y) => x + y, 0);
@@ -65,6 +68,62 @@ export async function readInParts(
   }
   return mergeParts(read);
 }
+
+/** How far a cut between parts may move to reach a block's start: this share of a part's size. */
+const BLOCK_REACH = 0.1;
+/** Bytes read to find the line after a position: a row of a file of blocks is far shorter. */
+const PROBE_BYTES = 512;
+
+/**
+ * `ranges` with each cut between two moved to the start of a block of one series (a YCSB raw
+ * operation's header), where one starts within BLOCK_REACH of it: a series then lies in one part,
+ * which saves merging it from two (a copy of its millions of cells and of its levels). Found by
+ * bisection on the series of the line at a position, a few small reads; a cut with no block start
+ * near stays where it was. Parts are merged exactly either way.
+ */
+async function cutAtBlocks(file: Blob, ranges: readonly [number, number][], seriesOf: (line: string) => string | null): Promise<[number, number][]> {
+  const cuts = [0];
+  for (const [start, end] of ranges.slice(1)) {
+    const reach = Math.floor(BLOCK_REACH * (end - start));
+    const moved = await blockStartNear(file, start, reach, seriesOf);
+    if (moved > cuts[cuts.length - 1]!) cuts.push(moved);
+  }
+  return cuts.map((cut, k): [number, number] => [cut, cuts[k + 1] ?? file.size]);
+}
+
+async function blockStartNear(file: Blob, cut: number, reach: number, seriesOf: (line: string) => string | null): Promise<number> {
+  let lo = Math.max(0, cut - reach);
+  let hi = Math.min(file.size, cut + reach);
+  const before = (await linesAfter(file, lo, PROBE_BYTES))[0];
+  const after = (await linesAfter(file, hi, PROBE_BYTES))[0];
+  const series = before ? seriesOf(before.text) : null;
+  if (series === null || !after || seriesOf(after.text) === series) return cut;
+  // The line after lo is of `series`, the one after hi is not: a block starts in between.
+  while (hi - lo > PROBE_BYTES) {
+    const mid = Math.floor((lo + hi) / 2);
+    const line = (await linesAfter(file, mid, PROBE_BYTES))[0];
+    if (!line) return cut;
+    if (seriesOf(line.text) === series) lo = mid;
+    else hi = mid;
+  }
+  const next = (await linesAfter(file, lo, hi - lo + 2 * PROBE_BYTES)).find((line) => seriesOf(line.text) !== series);
+  return next && Math.abs(next.start - cut) <= reach ? next.start : cut;
+}
+
+/** The whole lines that start after byte `at` within `bytes` bytes of it, with where each starts. */
+async function linesAfter(file: Blob, at: number, bytes: number): Promise<{ start: number; text: string }[]> {
+  const chunk = new Uint8Array(await file.slice(at, Math.min(file.size, at + bytes)).arrayBuffer());
+  const lines: { start: number; text: string }[] = [];
+  for (let from = chunk.indexOf(10) + 1; from > 0; ) {
+    const end = chunk.indexOf(10, from);
+    if (end < 0) break;
+    lines.push({ start: at + from, text: utf8.decode(chunk.subarray(from, end)) });
+    from = end + 1;
+  }
+  return lines;
+}
+
+const utf8 = new TextDecoder();
 
 /** `parts` byte ranges [start, end) of about equal size covering `size` bytes, none under half of `minBytes`. */
 export function partRanges(size: number, parts: number, minBytes = PART_MIN_BYTES): [number, number][] {

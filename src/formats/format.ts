@@ -26,6 +26,12 @@ export interface FormatModule {
    * quoted field may hold a line end). Absent: never split.
    */
   partPreamble?(head: string): string | null;
+  /**
+   * For a format whose files hold one series after another, each in a block of its own (YCSB raw:
+   * an operation's rows after its header line): the series a line belongs to, null for a line of
+   * none. Parts are then cut where a block starts, when one is near, and hold whole series.
+   */
+  partSeries?(line: string): string | null;
 }
 
 /** What the user says about a file whose layout is guessed: the generic CSV's columns and unit. */

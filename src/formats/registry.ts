@@ -154,6 +154,11 @@ export interface PartPlan {
   preamble: string;
 }
 
+/** The series a line of a file of format `formatId` belongs to, where its files come in blocks of one series (`FormatModule.partSeries`). */
+export function partSeriesOf(formatId: FormatModule['id']): ((line: string) => string | null) | null {
+  return FORMATS.find((f) => f.id === formatId)?.partSeries ?? null;
+}
+
 /**
  * Whether a file whose first bytes are `headBytes` can be read in parts, and how: plain UTF-8 text
  * (not gzip, not UTF-16) with `\n` line ends, of a format that splits (see

@@ -215,4 +215,5 @@ export const ycsbRawFormat: FormatModule = {
   createParser: (path, options) => new YcsbRawParser(path, options),
   // Every row names its operation: a part needs nothing before it.
   partPreamble: () => '',
+  partSeries: (line) => /^([A-Za-z][\w-]*),\d/.exec(line)?.[1] ?? null,
 };

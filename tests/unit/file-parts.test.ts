@@ -140,4 +140,25 @@ describe('a file read in parts', () => {
       }
     }
   });
+
+  it('cuts between parts where an operation\'s block starts, when one is near, so that a part holds whole series', async () => {
+    const text = ycsbRaw(40_000);
+    const bytes = utf8.encode(text);
+    const header = text.indexOf('UPDATE latency raw data');
+    const input = { path: 'run/client1-raw.csv', file: new File([bytes], 'client1-raw.csv') };
+    const cuts: number[] = [];
+    const parted = await readInParts(input, 2, () => {}, (part) => {
+      cuts.push(part.start);
+      return readPart(input, part, {});
+    }, 1000);
+    expect(cuts.sort((a, b) => a - b)).toEqual([0, header]);
+    expect(comparable(parted as FileOutcome)).toEqual(comparable(await readFile('run/client1-raw.csv', whole(bytes))));
+    // With no block start near a cut (three parts: cuts at a third and two thirds), it stays.
+    const thirds: number[] = [];
+    await readInParts(input, 3, () => {}, (part) => {
+      thirds.push(part.start);
+      return readPart(input, part, {});
+    }, 1000);
+    expect(thirds.sort((a, b) => a - b)).toEqual(partRanges(bytes.length, 3, 1000).map(([start]) => start));
+  });
 });
