@@ -70,28 +70,39 @@ class Huffman {
       if (count[len]! > 0) max = len;
     }
     if (left > 0 && max !== 0 && !(allowIncomplete && max === 1)) throw new InflateError('invalid Huffman code: incomplete');
-    offsets[1] = 0;
-    for (let len = 1; len < MAX_BITS; len++) offsets[len + 1] = offsets[len]! + count[len]!;
-    for (let s = 0; s < n; s++) {
-      const len = lengths[from + s]!;
-      if (len !== 0) symbols[offsets[len]!++] = s;
-    }
     const bits = Math.max(1, Math.min(max, FAST_BITS));
     const size = 1 << bits;
     this.fastMask = size - 1;
-    // A complete code no longer than the table writes every entry; otherwise some stay 0.
-    if (left > 0 || max > bits) fast.fill(0, 0, size);
-    let code = 0;
-    let k = 0;
-    for (let len = 1; len <= bits; len++) {
-      for (let c = count[len]!; c > 0; c--, k++, code++) {
-        const entry = (symbols[k]! << 4) | len;
-        for (let j = reverse(code, len); j < size; j += 1 << len) fast[j] = entry;
+    const complete = left === 0 && max <= bits;
+    // A complete code no longer than the table writes every entry; otherwise some stay 0, and
+    // decodeSlow needs the symbols in canonical order.
+    if (!complete) {
+      fast.fill(0, 0, size);
+      offsets[1] = 0;
+      for (let len = 1; len < MAX_BITS; len++) offsets[len + 1] = offsets[len]! + count[len]!;
+      for (let s = 0; s < n; s++) {
+        const len = lengths[from + s]!;
+        if (len !== 0) symbols[offsets[len]!++] = s;
       }
-      code <<= 1;
+    }
+    // Canonical codes: by length, then by symbol. nextCode[len] is the next code of that length,
+    // so one pass in symbol order assigns them.
+    let code = 0;
+    for (let len = 1; len <= bits; len++) {
+      code = (code + count[len - 1]!) << 1;
+      nextCode[len] = code;
+    }
+    for (let s = 0; s < n; s++) {
+      const len = lengths[from + s]!;
+      if (len === 0 || len > bits) continue;
+      const entry = (s << 4) | len;
+      for (let j = reverse(nextCode[len]!++, len); j < size; j += 1 << len) fast[j] = entry;
     }
   }
 }
+
+/** Scratch for Huffman.build: the next canonical code of each length. */
+const nextCode = new Uint16Array(MAX_BITS + 1);
 
 function reverse(code: number, len: number): number {
   let x = code;
@@ -494,36 +505,58 @@ function inflateRaw(data: Uint8Array, start: number): number {
 /** Bit reader state handed back by readDynamicCodes (reused: one block header per histogram). */
 const readerState = { inPos: 0, bitBuf: 0, bitCount: 0 };
 
-/** Reads a dynamic block's code lengths and builds dynLitLen and dynDist from them. */
+/**
+ * Reads a dynamic block's code lengths and builds dynLitLen and dynDist from them. Every histogram
+ * has one such header, and reading it was half of inflating a histogram: the bit reader is in
+ * locals here too (closures over them cost a heap access per bit operation), each read refilling
+ * exactly where inflateRaw's would.
+ */
 function readDynamicCodes(data: Uint8Array, inPos: number, bitBuf: number, bitCount: number): typeof readerState {
   const end = data.length;
-  const refill = (): void => {
+  // 5 + 5 + 4 header bits, then 3 bits per code length code: at most 71 bits, read in reads of
+  // 5, 5, 4 and 3 bits, each refilling to at least 25 bits when short.
+  if (bitCount < 14) {
     while (bitCount <= 24) {
       if (inPos > end + 4) throw new InflateError(END_OF_DATA);
       bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
       inPos++;
       bitCount += 8;
     }
-  };
-  const bits = (n: number): number => {
-    if (bitCount < n) refill();
-    const v = bitBuf & ((1 << n) - 1);
-    bitBuf >>>= n;
-    bitCount -= n;
-    return v;
-  };
-  const nLitLen = bits(5) + 257;
-  const nDist = bits(5) + 1;
-  const nCodeLen = bits(4) + 4;
+  }
+  const nLitLen = (bitBuf & 31) + 257;
+  const nDist = ((bitBuf >>> 5) & 31) + 1;
+  const nCodeLen = ((bitBuf >>> 10) & 15) + 4;
+  bitBuf >>>= 14;
+  bitCount -= 14;
   if (nLitLen > 286 || nDist > 30) throw new InflateError('too many length or distance symbols');
   codeLengthLengths.fill(0);
-  for (let i = 0; i < nCodeLen; i++) codeLengthLengths[CODE_LENGTH_ORDER[i]!] = bits(3);
+  for (let i = 0; i < nCodeLen; i++) {
+    if (bitCount < 3) {
+      while (bitCount <= 24) {
+        if (inPos > end + 4) throw new InflateError(END_OF_DATA);
+        bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
+        inPos++;
+        bitCount += 8;
+      }
+    }
+    codeLengthLengths[CODE_LENGTH_ORDER[i]!] = bitBuf & 7;
+    bitBuf >>>= 3;
+    bitCount -= 3;
+  }
   codeLengthCode.build(codeLengthLengths, 0, 19, false);
   const fast = codeLengthCode.fast;
   const mask = codeLengthCode.fastMask;
   const total = nLitLen + nDist;
   for (let i = 0; i < total; ) {
-    if (bitCount < MAX_BITS) refill();
+    // A code length code is at most 7 bits and its repeat at most 7 more: one refill covers both.
+    if (bitCount < 14) {
+      while (bitCount <= 24) {
+        if (inPos > end + 4) throw new InflateError(END_OF_DATA);
+        bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
+        inPos++;
+        bitCount += 8;
+      }
+    }
     let e = fast[bitBuf & mask]!;
     if (e === 0) {
       e = decodeSlow(codeLengthCode, bitBuf);
@@ -541,9 +574,18 @@ function readDynamicCodes(data: Uint8Array, inPos: number, bitBuf: number, bitCo
     if (sym === 16) {
       if (i === 0) throw new InflateError('invalid bit length repeat');
       value = codeLengths[i - 1]!;
-      repeat = 3 + bits(2);
-    } else if (sym === 17) repeat = 3 + bits(3);
-    else repeat = 11 + bits(7);
+      repeat = 3 + (bitBuf & 3);
+      bitBuf >>>= 2;
+      bitCount -= 2;
+    } else if (sym === 17) {
+      repeat = 3 + (bitBuf & 7);
+      bitBuf >>>= 3;
+      bitCount -= 3;
+    } else {
+      repeat = 11 + (bitBuf & 127);
+      bitBuf >>>= 7;
+      bitCount -= 7;
+    }
     if (i + repeat > total) throw new InflateError('invalid bit length repeat');
     // At most 138 bytes: a loop costs less than a call of the native fill.
     for (const stop = i + repeat; i < stop; i++) codeLengths[i] = value;
