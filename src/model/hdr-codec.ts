@@ -107,34 +107,48 @@ const BASE64_VALUES: Int8Array = (() => {
   return t;
 })();
 
+/** A string's chars as bytes, one per char (non-ASCII chars as 255, never a base64 byte). */
+let asciiScratch = new Uint8Array(4096);
+
 /** Decodes standard base64 (padding optional, as java.util.Base64 accepts) into the scratch buffer. */
 function decodeBase64(text: string): Uint8Array {
-  let end = text.length;
-  if (end > 0 && text.charCodeAt(end - 1) === 61 /* = */) {
-    end--;
-    if (end > 0 && text.charCodeAt(end - 1) === 61) end--;
-    if (text.length % 4 !== 0) throw new HdrDecodeError('base64', 'invalid base64: misplaced padding');
+  const n = text.length;
+  if (asciiScratch.length < n) asciiScratch = new Uint8Array(Math.max(n, asciiScratch.length * 2));
+  const ascii = asciiScratch;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    ascii[i] = c < 128 ? c : 255;
   }
-  const tail = end % 4;
+  return decodeBase64Ascii(ascii, 0, n, (at) => text[at]!);
+}
+
+/**
+ * Decodes the base64 in `src[from, to)` into the scratch buffer. A log is read as bytes, and
+ * loading bytes costs less than reading a string's chars; `charAt` names the character at an
+ * offset from `from` for error messages.
+ */
+function decodeBase64Ascii(src: Uint8Array, from: number, to: number, charAt: (at: number) => string): Uint8Array {
+  let end = to;
+  if (end > from && src[end - 1] === 61 /* = */) {
+    end--;
+    if (end > from && src[end - 1] === 61) end--;
+    if ((to - from) % 4 !== 0) throw new HdrDecodeError('base64', 'invalid base64: misplaced padding');
+  }
+  const tail = (end - from) % 4;
   if (tail === 1) throw new HdrDecodeError('base64', 'invalid base64: truncated (length is 1 mod 4)');
-  const size = ((end - tail) / 4) * 3 + (tail === 0 ? 0 : tail - 1);
+  const size = ((end - from - tail) / 4) * 3 + (tail === 0 ? 0 : tail - 1);
   if (base64Scratch.length < size) base64Scratch = new Uint8Array(Math.max(size, base64Scratch.length * 2));
   const out = base64Scratch;
   const values = BASE64_VALUES;
   let o = 0;
-  let i = 0;
+  let i = from;
   const fullEnd = end - tail;
   for (; i < fullEnd; i += 4) {
-    // Codes above 255 are masked into the table's range; the second test rejects them.
-    const c0 = text.charCodeAt(i);
-    const c1 = text.charCodeAt(i + 1);
-    const c2 = text.charCodeAt(i + 2);
-    const c3 = text.charCodeAt(i + 3);
-    const a = values[c0 & 255]!;
-    const b = values[c1 & 255]!;
-    const c = values[c2 & 255]!;
-    const d = values[c3 & 255]!;
-    if ((a | b | c | d) < 0 || (c0 | c1 | c2 | c3) > 255) throw badBase64(text, i);
+    const a = values[src[i]!]!;
+    const b = values[src[i + 1]!]!;
+    const c = values[src[i + 2]!]!;
+    const d = values[src[i + 3]!]!;
+    if ((a | b | c | d) < 0) throw badBase64(src, i, from, charAt);
     const n = (a << 18) | (b << 12) | (c << 6) | d;
     out[o++] = n >>> 16;
     out[o++] = (n >>> 8) & 255;
@@ -143,9 +157,8 @@ function decodeBase64(text: string): Uint8Array {
   if (tail > 0) {
     let n = 0;
     for (let k = 0; k < tail; k++) {
-      const code = text.charCodeAt(i + k);
-      const v = code > 255 ? -1 : values[code]!;
-      if (v < 0) throw badBase64(text, i + k);
+      const v = values[src[i + k]!]!;
+      if (v < 0) throw badBase64(src, i + k, from, charAt);
       n = (n << 6) | v;
     }
     if (tail === 2) {
@@ -158,14 +171,13 @@ function decodeBase64(text: string): Uint8Array {
   return out.subarray(0, size);
 }
 
-function badBase64(text: string, at: number): HdrDecodeError {
-  for (let k = at; k < Math.min(at + 4, text.length); k++) {
-    const code = text.charCodeAt(k);
-    if (code > 255 || BASE64_VALUES[code]! < 0) {
-      return new HdrDecodeError('base64', `invalid base64: character ${JSON.stringify(text[k])} at position ${k}`);
+function badBase64(src: Uint8Array, at: number, from: number, charAt: (at: number) => string): HdrDecodeError {
+  for (let k = at; k < at + 4 && k < src.length; k++) {
+    if (BASE64_VALUES[src[k]!]! < 0) {
+      return new HdrDecodeError('base64', `invalid base64: character ${JSON.stringify(charAt(k - from))} at position ${k - from}`);
     }
   }
-  return new HdrDecodeError('base64', `invalid base64 near position ${at}`);
+  return new HdrDecodeError('base64', `invalid base64 near position ${at - from}`);
 }
 
 function encodeBase64(bytes: Uint8Array): string {
@@ -219,6 +231,11 @@ export function decodeHistogramBytes(bytes: Uint8Array): DecodedHistogram {
 /** As decodeHistogram, with the buckets by counts index: the form interval logs are kept in. */
 export function decodeIndexedHistogram(base64: string): DecodedHistogram<IndexedHistogram> {
   return decodeIndexedBytes(decodeBase64(base64));
+}
+
+/** As decodeIndexedHistogram, from base64 held as ASCII bytes `bytes[start, end)`. */
+export function decodeIndexedHistogramAscii(bytes: Uint8Array, start: number, end: number): DecodedHistogram<IndexedHistogram> {
+  return decodeIndexedBytes(decodeBase64Ascii(bytes, start, end, (at) => String.fromCharCode(bytes[start + at]!)));
 }
 
 function withBounds(decoded: DecodedHistogram<IndexedHistogram>): DecodedHistogram {
