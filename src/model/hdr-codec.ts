@@ -22,7 +22,7 @@
  *
  * Decoding runs in a hot loop (a few thousand histograms per file), so it reuses module-level
  * scratch buffers and decodes base64 and LEB128 by hand. Fixed-width counts that were inflated are
- * read only where the inflater marked non-zero bytes (./inflate.ts): the rest of a V1 payload is
+ * read only where the inflater wrote non-zero bytes (./inflate.ts): the rest of a V1 payload is
  * zeros. Every allocation is bounded by the size of the input, never by a header field.
  *
  * One file of over 500 lines: every encoding (V0, V1, V2, compressed or not) shares the cookie and
@@ -30,7 +30,7 @@
  */
 import { zlibSync } from 'fflate';
 import { hdrLayout, type HdrLayout } from './hdr-layout.ts';
-import { InflateError, inflateZlib, lastMarkedEnd, lastMarks } from './inflate.ts';
+import { InflateError, inflateZlib, lastNonZero } from './inflate.ts';
 import type { HdrPrecision, IndexedHistogram, SparseHistogram } from './types.ts';
 
 export interface DecodedHistogram<Buckets = SparseHistogram> {
@@ -349,8 +349,7 @@ function decodeUncompressed(buf: Uint8Array, inflated: boolean): DecodedHistogra
   let histogram: IndexedHistogram;
   if (wordSize === LEB128_WORD) histogram = readLeb128Counts(buf, payloadStart, payloadEnd, layout, countsLength, highest);
   else {
-    const marks = inflated ? lastMarks() : null;
-    histogram = readFixedCounts(buf, payloadStart, payloadEnd, wordSize, layout, countsLength, highest, marks);
+    histogram = readFixedCounts(buf, payloadStart, payloadEnd, wordSize, layout, countsLength, highest, inflated ? lastNonZero() : null);
   }
   return { precision, highestTrackableValue: highest, integerToDoubleConversionRatio: ratio, histogram };
 }
@@ -376,9 +375,8 @@ function rangeError(index: number, layout: HdrLayout, countsLength: number, high
 }
 
 /**
- * Reads fixed-width counts. With the inflater's marks (./inflate.ts: one bit per byte that may be
- * non-zero), it reads only the words holding a marked byte. Without (data that was not inflated),
- * it reads every word.
+ * Reads fixed-width counts. With the inflater's list of the bytes it wrote non-zero (./inflate.ts),
+ * it reads only the words holding one. Without (data that was not inflated), it reads every word.
  */
 function readFixedCounts(
   buf: Uint8Array,
@@ -388,7 +386,7 @@ function readFixedCounts(
   layout: HdrLayout,
   countsLength: number,
   highest: number,
-  marks: Int32Array | null,
+  nonZero: Int32Array | null,
 ): IndexedHistogram {
   if (wordSize !== 2 && wordSize !== 4 && wordSize !== 8) {
     throw new HdrDecodeError('header', `word size must be 2, 4 or 8 bytes (cookie says ${wordSize})`);
@@ -407,22 +405,25 @@ function readFixedCounts(
   const shift = wordSize === 8 ? 3 : wordSize === 4 ? 2 : 1;
   let n = 0;
   let total = 0;
-  let index = 0;
-  const scanEnd = marks === null ? end : Math.min(end, lastMarkedEnd());
-  const lastMarkWord = (scanEnd - 1) >>> 5;
+  let index = -1;
+  // Non-zero bytes in order: the first at or after the payload.
+  let next = 0;
+  if (nonZero !== null) while (next < nonZero.length && nonZero[next]! < start) next++;
   for (;;) {
-    if (marks !== null) {
-      // The next marked byte at or after the next word: its word is the next to read.
-      const from = start + index * wordSize;
-      if (from >= scanEnd) break;
-      let k = from >>> 5;
-      let w = marks[k]! & (-1 << (from & 31));
-      while (w === 0 && k < lastMarkWord) w = marks[++k]!;
-      if (w === 0) break;
-      const at = (k << 5) | (31 - Math.clz32(w & -w));
-      if (at >= end) break;
+    if (nonZero !== null) {
+      // The next word holding a non-zero byte (a word with several is read once).
+      let at = -1;
+      while (next < nonZero.length) {
+        const b = nonZero[next++]!;
+        if (b >= end) break;
+        if ((b - start) >> shift !== index) {
+          at = b;
+          break;
+        }
+      }
+      if (at < 0) break;
       index = (at - start) >> shift;
-    } else if (index >= words) break;
+    } else if (++index >= words) break;
     const p = index << shift;
     let count: number;
     if (wordSize === 8) {
@@ -441,7 +442,6 @@ function readFixedCounts(
       counts[n++] = count;
       total += count;
     }
-    index++;
   }
   if (total > MAX_EXACT) throw new HdrDecodeError('payload', 'total count exceeds 2^53');
   return buildIndexed(n, total);

@@ -6,8 +6,8 @@
  * histogram's decode time writing those zeros one by one. This one writes into a buffer that is
  * all zeros between calls, so a back-reference whose source bytes are all zero — most matches
  * in such data — is skipped instead of copied, and of the others only the non-zero bytes are
- * copied. It marks the bytes it wrote non-zero (one bit per byte), which lets the caller read only
- * the counts holding them.
+ * copied. It marks the bytes it wrote non-zero (one bit per byte) for its own use, and lists their
+ * positions, which lets the caller read only the counts holding them.
  *
  * It rejects what zlib rejects (bad header, over-subscribed or incomplete codes, distances too far
  * back, truncated input), except that, like fflate before it, it does not verify the Adler-32
@@ -135,10 +135,16 @@ let out = new Uint8Array(INITIAL_OUT);
 /**
  * One bit per byte of `out` (bit p & 31 of word p >>> 5), set where the last call may have written
  * a non-zero byte. A bitmap answers "is this match's source all zeros?" with a few words where a
- * sorted list of written ranges needs a search, and leads copies and readers straight to the
- * non-zero bytes.
+ * sorted list of written ranges needs a search, and leads copies straight to the non-zero bytes.
  */
 let marks = new Int32Array(INITIAL_OUT >>> 5);
+/**
+ * Positions of the bytes the last call wrote non-zero, ascending, each once (`nonZeroCount` of
+ * them): output only grows forward, so they come in order. A reader of sparse output walks this
+ * list instead of searching the marks (one entry per output byte, so it never fills).
+ */
+let nonZero = new Int32Array(INITIAL_OUT);
+let nonZeroCount = 0;
 /** Length of the last call's output: everything past it is zero. */
 let written = 0;
 /** End of the last call's last marked byte (all of `out` while a call runs, in case it fails). */
@@ -180,14 +186,18 @@ const SHORT_COPY = 64;
  * are copied. An overlapping match repeats its first `distance` bytes; it is copied a period at a
  * time, each period's source being the one written just before it.
  */
-function copyMatch(o: Uint8Array, m: Int32Array, pos: number, distance: number, len: number): void {
+function copyMatch(o: Uint8Array, m: Int32Array, z: Int32Array, zn: number, pos: number, distance: number, len: number): number {
   let s = pos - distance;
   if (distance < DENSE_DISTANCE) {
     if (len <= SHORT_COPY) {
       // Front to back, byte by byte, an overlapping copy repeats the period as DEFLATE means it to.
-      for (let k = 0; k < len; k++) o[pos + k] = o[s + k]!;
+      for (let k = 0; k < len; k++) {
+        const v = o[s + k]!;
+        o[pos + k] = v;
+        if (v !== 0) z[zn++] = pos + k;
+      }
       markRange(m, pos, pos + len);
-      return;
+      return zn;
     }
     // Native copies of a doubling span: the pattern is periodic, so any copied prefix is a source.
     let done = Math.min(len, distance);
@@ -198,7 +208,7 @@ function copyMatch(o: Uint8Array, m: Int32Array, pos: number, distance: number, 
       done += n;
     }
     markRange(m, pos, pos + len);
-    return;
+    return listNonZero(o, z, zn, pos, pos + len);
   }
   for (let remaining = len; remaining > 0; ) {
     const chunk = remaining < distance ? remaining : distance;
@@ -219,12 +229,21 @@ function copyMatch(o: Uint8Array, m: Int32Array, pos: number, distance: number, 
           const y = x + distance;
           o[y] = v;
           m[y >>> 5]! |= 1 << (y & 31);
+          z[zn++] = y;
         }
       }
     }
     s = sEnd;
     remaining -= chunk;
   }
+  return zn;
+}
+
+/** Adds the non-zero bytes of `o[a, b)` to the list `z` of `zn` positions; returns its new length. */
+function listNonZero(o: Uint8Array, z: Int32Array, zn: number, a: number, b: number): number {
+  let n = zn;
+  for (let p = a; p < b; p++) if (o[p] !== 0) z[n++] = p;
+  return n;
 }
 
 /** Restores the all-zero state the skipping of zero matches relies on. */
@@ -233,6 +252,7 @@ function restoreZeros(): void {
   if (out.length > MAX_KEPT_OUT) {
     out = new Uint8Array(INITIAL_OUT);
     marks = new Int32Array(INITIAL_OUT >>> 5);
+    nonZero = new Int32Array(INITIAL_OUT);
   } else {
     // Past the last marked byte everything is zero already: V1 payloads end in long zero runs.
     out.fill(0, 0, markedEnd);
@@ -240,6 +260,7 @@ function restoreZeros(): void {
   }
   written = 0;
   markedEnd = 0;
+  nonZeroCount = 0;
 }
 
 function grow(needed: number): void {
@@ -250,21 +271,19 @@ function grow(needed: number): void {
   const biggerMarks = new Int32Array((size + 31) >>> 5);
   biggerMarks.set(marks);
   marks = biggerMarks;
+  const biggerNonZero = new Int32Array(size);
+  biggerNonZero.set(nonZero);
+  nonZero = biggerNonZero;
   // If this call fails, the next clears everything it may have written.
   markedEnd = out.length;
 }
 
 /**
- * The last `inflateZlib` call's marks: bit (p & 31) of word (p >>> 5) is set if byte p of its
- * output may be non-zero; every unmarked byte is zero. Valid until the next call.
+ * The positions of the bytes the last `inflateZlib` call wrote non-zero, ascending: every non-zero
+ * byte of its output is at one of them. Valid until the next call.
  */
-export function lastMarks(): Int32Array {
-  return marks;
-}
-
-/** Where the last `inflateZlib` call's marks end: no byte from here on is marked. */
-export function lastMarkedEnd(): number {
-  return markedEnd;
+export function lastNonZero(): Int32Array {
+  return nonZero.subarray(0, nonZeroCount);
 }
 
 /**
@@ -322,6 +341,8 @@ function inflateRaw(data: Uint8Array, start: number): number {
   let type = 0;
   let o = out;
   let m = marks;
+  let z = nonZero;
+  let zn = 0;
   let lastMark = 0;
   // Bytes past the end read as zeros, so that a look-up may peek beyond the last code; a stream
   // that actually consumes them is truncated (checked at every refill and at the end).
@@ -355,10 +376,12 @@ function inflateRaw(data: Uint8Array, start: number): number {
         grow(pos + len);
         o = out;
         m = marks;
+        z = nonZero;
       }
       o.set(data.subarray(p + 4, p + 4 + len), pos);
       if (len > 0) {
         markRange(m, pos, pos + len);
+        zn = listNonZero(o, z, zn, pos, pos + len);
         lastMark = pos + len;
       }
       pos += len;
@@ -413,11 +436,13 @@ function inflateRaw(data: Uint8Array, start: number): number {
           grow(pos + 1);
           o = out;
           m = marks;
+          z = nonZero;
         }
         // The buffer is zero there already: a zero literal needs no write.
         if (sym !== 0) {
           o[pos] = sym;
           m[pos >>> 5]! |= 1 << (pos & 31);
+          z[zn++] = pos;
           lastMark = pos + 1;
         }
         pos++;
@@ -486,11 +511,12 @@ function inflateRaw(data: Uint8Array, start: number): number {
         grow(pos + len);
         o = out;
         m = marks;
+        z = nonZero;
       }
       // A match whose source is all zeros copies zeros onto zeros: nothing to do.
       const s = pos - distance;
       if (anyMarked(m, s, s + (len < distance ? len : distance))) {
-        copyMatch(o, m, pos, distance, len);
+        zn = copyMatch(o, m, z, zn, pos, distance, len);
         lastMark = pos + len;
       }
       pos += len;
@@ -499,6 +525,7 @@ function inflateRaw(data: Uint8Array, start: number): number {
   // The Adler-32 trailer must be there (a stream cut short is damaged), though it is not checked.
   if (inPos - (bitCount >>> 3) + 4 > end) throw new InflateError(END_OF_DATA);
   markedEnd = lastMark;
+  nonZeroCount = zn;
   return pos;
 }
 
@@ -513,8 +540,8 @@ const readerState = { inPos: 0, bitBuf: 0, bitCount: 0 };
  */
 function readDynamicCodes(data: Uint8Array, inPos: number, bitBuf: number, bitCount: number): typeof readerState {
   const end = data.length;
-  // 5 + 5 + 4 header bits, then 3 bits per code length code: at most 71 bits, read in reads of
-  // 5, 5, 4 and 3 bits, each refilling to at least 25 bits when short.
+  // 5 + 5 + 4 header bits at once: reads of 5, 5 and 4 bits would refill, at the same input
+  // position, exactly when fewer than 14 bits are there.
   if (bitCount < 14) {
     while (bitCount <= 24) {
       if (inPos > end + 4) throw new InflateError(END_OF_DATA);
@@ -548,8 +575,9 @@ function readDynamicCodes(data: Uint8Array, inPos: number, bitBuf: number, bitCo
   const mask = codeLengthCode.fastMask;
   const total = nLitLen + nDist;
   for (let i = 0; i < total; ) {
-    // A code length code is at most 7 bits and its repeat at most 7 more: one refill covers both.
-    if (bitCount < 14) {
+    // As inflateRaw refills before a symbol; a code length code is at most 7 bits, so its repeat
+    // bits (at most 7) are there too.
+    if (bitCount < MAX_BITS) {
       while (bitCount <= 24) {
         if (inPos > end + 4) throw new InflateError(END_OF_DATA);
         bitBuf |= (inPos < end ? data[inPos]! : 0) << bitCount;
