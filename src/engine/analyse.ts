@@ -36,6 +36,11 @@ export interface Analysis {
   carriedComparison?: CompareResult;
   /** The view-state fragment a loaded comparison file carried (its SLA, prices, labels, sides). */
   carriedView?: string;
+  /**
+   * The runs' figures before their throughput timelines and steps (null and none here): a load
+   * sends this first, so that the table shows while those are computed, then the full analysis.
+   */
+  timelinesPending?: true;
 }
 
 
@@ -114,8 +119,29 @@ export function analyseStore(
   options: SummaryOptions = {},
   files: readonly FileReport[] = [],
 ): Analysis {
+  return analysisOf(store, fileErrors, ignored, options, files, runTimelines(store));
+}
+
+/** As analyseStore, without the throughput timelines and steps (see `Analysis.timelinesPending`). */
+export function analyseSummaryFirst(
+  store: Store,
+  fileErrors: readonly ParseIssue[],
+  ignored: readonly string[],
+  options: SummaryOptions = {},
+  files: readonly FileReport[] = [],
+): Analysis {
+  return { ...analysisOf(store, fileErrors, ignored, options, files, new Map()), timelinesPending: true };
+}
+
+function analysisOf(
+  store: Store,
+  fileErrors: readonly ParseIssue[],
+  ignored: readonly string[],
+  options: SummaryOptions,
+  files: readonly FileReport[],
+  series: Map<number, { t: ThroughputSeries; steps: Step[] }>,
+): Analysis {
   const runs = cachedSummaries(store, options);
-  const series = runTimelines(store);
   const damaged = new Set([...files.filter((f) => f.skipped > 0 || f.problems > 0).map((f) => f.path), ...fileErrors.map((e) => e.file)]);
   return {
     runs: runs.map((r) => {

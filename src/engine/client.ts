@@ -1,4 +1,5 @@
 import type { Snapshot } from '../state/snapshot.ts';
+import type { Analysis } from './analyse.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, Regrouping, ReportRequest, ResponseOf, WorkerEvent, WorkerRequest } from './protocol.ts';
 import type { CompareRequest } from './compare-queries.ts';
 
@@ -9,6 +10,7 @@ interface Pending {
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
   onProgress?: (p: LoadProgress) => void;
+  onSummary?: (a: Analysis) => void;
 }
 
 /** Typed access to the engine worker from the UI thread. */
@@ -33,6 +35,7 @@ export class EngineClient {
       const p = this.pending.get(e.id);
       if (!p) return;
       if (e.type === 'progress') p.onProgress?.(e.progress);
+      else if (e.type === 'summary') p.onSummary?.(e.analysis);
       else {
         this.pending.delete(e.id);
         if (e.type === 'result') p.resolve(e.value);
@@ -42,18 +45,24 @@ export class EngineClient {
     this.worker.onerror = (e) => rejectReady(new Error(e.message || 'the engine worker failed to start'));
   }
 
-  private request<T extends RequestBody['type']>(body: Extract<RequestBody, { type: T }>, onProgress?: (p: LoadProgress) => void): { id: number; result: Promise<ResultOf<T>> } {
+  private request<T extends RequestBody['type']>(
+    body: Extract<RequestBody, { type: T }>,
+    events: Pick<Pending, 'onProgress' | 'onSummary'> = {},
+  ): { id: number; result: Promise<ResultOf<T>> } {
     const id = this.nextId++;
     const result = new Promise<ResultOf<T>>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(onProgress ? { onProgress } : {}) });
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...events });
     });
     this.worker.postMessage({ ...body, id } as WorkerRequest);
     return { id, result };
   }
 
-  /** Load files; `cancel()` on the returned handle stops reading (what was read stays loaded). */
-  load(files: InputFile[], replace: boolean, window: AnalysisWindow, regroup: Regrouping, onProgress: (p: LoadProgress) => void) {
-    const { id, result } = this.request<'load'>({ type: 'load', files, replace, window, regroup }, onProgress);
+  /**
+   * Load files; `cancel()` on the returned handle stops reading (what was read stays loaded).
+   * `onSummary` gets the figures before the result, which adds the throughput timelines.
+   */
+  load(files: InputFile[], replace: boolean, window: AnalysisWindow, regroup: Regrouping, onProgress: (p: LoadProgress) => void, onSummary?: (a: Analysis) => void) {
+    const { id, result } = this.request<'load'>({ type: 'load', files, replace, window, regroup }, { onProgress, ...(onSummary ? { onSummary } : {}) });
     return { result, cancel: () => void this.request<'cancel'>({ type: 'cancel', target: id }) };
   }
 

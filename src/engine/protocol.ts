@@ -83,6 +83,8 @@ export interface ResponseOf {
 
 export type WorkerEvent =
   | { id: number; type: 'progress'; progress: LoadProgress }
+  /** A load's figures before its throughput timelines (see `Analysis.timelinesPending`); its result follows. */
+  | { id: number; type: 'summary'; analysis: Analysis }
   | { id: number; type: 'result'; value: unknown; elapsedMs: number }
   | { id: number; type: 'error'; message: string }
   | { id: 0; type: 'ready'; startupMs: number }

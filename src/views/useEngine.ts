@@ -102,7 +102,16 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
         unshown.set(p.path, p);
         shownAt ??= setTimeout(show, PROGRESS_RENDER_MS);
       };
-      const handle = client.load(files, replace, windowRef.current, regroupRef.current, onProgress);
+      // The figures come first, and show while the engine adds the throughput timelines. The data
+      // is all in by then: charts query it from now (their queries wait in the worker behind the
+      // timelines), and the full analysis that follows does not make them query again.
+      let summarised = false;
+      const onSummary = (analysis: Analysis) => {
+        if (generation.current !== started) return;
+        summarised = true;
+        setState((s) => ({ ...s, analysis, dataVersion: s.dataVersion + 1 }));
+      };
+      const handle = client.load(files, replace, windowRef.current, regroupRef.current, onProgress, onSummary);
       cancelRef.current = handle.cancel;
       try {
         const result = await handle.result.finally(show);
@@ -112,7 +121,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
         setState((s) => ({
           ...s,
           analysis: result.analysis,
-          dataVersion: s.dataVersion + 1,
+          dataVersion: summarised ? s.dataVersion : s.dataVersion + 1,
           loading: false,
           cancelled: result.cancelled,
           lastLoadMs: performance.now() - t0,
