@@ -282,7 +282,7 @@ export function App() {
           </div>
         )}
         {remoteConfirm}
-        <LoadPanel onFiles={loadLocal} progress={engine.progress} progressElapsedMs={engine.progressElapsedMs} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} />
+        <LoadPanel onFiles={loadLocal} progressFeed={engine.progressFeed} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} />
         <CsvMappingPanel previews={engine.unmapped} onApply={applyCsvMapping} />
         {views.length > 0 && (
           <>

@@ -1,5 +1,7 @@
 import type { Analysis } from '../engine/analyse.ts';
-import type { InputFile, LoadProgress } from '../engine/protocol.ts';
+import { useSyncExternalStore } from 'react';
+import type { InputFile } from '../engine/protocol.ts';
+import type { ProgressFeed } from './progress-feed.ts';
 import { filesFromInput } from './file-sources.ts';
 import { describeKept, problemsByFile } from '../model/report.ts';
 import { formatNumber } from './format.ts';
@@ -12,25 +14,24 @@ function formatDuration(seconds: number): string {
 /** File and folder pickers, per-file progress with cancel, and every problem found, by file and line. */
 export function LoadPanel({
   onFiles,
-  progress,
-  progressElapsedMs,
+  progressFeed,
   loading,
   cancelled,
   onCancel,
   analysis,
 }: {
   onFiles: (files: InputFile[]) => void;
-  progress: Record<string, LoadProgress>;
-  progressElapsedMs: number;
+  progressFeed: ProgressFeed;
   loading: boolean;
   cancelled: boolean;
   onCancel: () => void;
   analysis: Analysis | null;
 }) {
+  const { progress, elapsedMs } = useSyncExternalStore(progressFeed.subscribe, progressFeed.get);
   const entries = Object.values(progress);
   const failed = entries.filter((p) => p.error);
   const done = entries.filter((p) => p.done).length;
-  const overall = overallProgress(entries, progressElapsedMs);
+  const overall = overallProgress(entries, elapsedMs);
   const errors = analysis?.errors ?? [];
   const byFile = problemsByFile(errors);
   return (

@@ -4,6 +4,7 @@ import { EngineClient } from '../engine/client.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, Regrouping } from '../engine/protocol.ts';
 import type { CsvPreview } from '../formats/csv-mapping.ts';
 import type { Snapshot } from '../state/snapshot.ts';
+import { ProgressFeed } from './progress-feed.ts';
 
 export interface EngineState {
   client: EngineClient | null;
@@ -16,10 +17,6 @@ export interface EngineState {
    * for a new time window: chart queries read the whole runs, so only this re-runs them.
    */
   dataVersion: number;
-  /** Per-file progress of the load under way (and of the last one, until the next starts). */
-  progress: Record<string, LoadProgress>;
-  /** Milliseconds from the start of the load under way to its latest progress event. */
-  progressElapsedMs: number;
   loading: boolean;
   cancelled: boolean;
   /** Time the last load took in the worker. */
@@ -42,14 +39,13 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     fatal: null,
     analysis: null,
     dataVersion: 0,
-    progress: {},
-    progressElapsedMs: 0,
     loading: false,
     cancelled: false,
     lastLoadMs: null,
     lastQueryMs: null,
     unmapped: [],
   });
+  const [progressFeed] = useState(() => new ProgressFeed());
   const cancelRef = useRef<(() => void) | null>(null);
   /** Bumped by a clear: a load started before it (and cancelled by it) no longer shows its result. */
   const generation = useRef(0);
@@ -78,13 +74,11 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
       if (!client || files.length === 0) return;
       const t0 = performance.now();
       const started = generation.current;
-      setState((s) => ({
-        ...s,
-        loading: true,
-        cancelled: false,
+      setState((s) => ({ ...s, loading: true, cancelled: false }));
+      progressFeed.set({
         progress: Object.fromEntries(files.map((f) => [f.path, { path: f.path, bytesRead: 0, totalBytes: f.file?.size ?? null, lines: 0, done: false }])),
-        progressElapsedMs: 0,
-      }));
+        elapsedMs: 0,
+      });
       // Progress events come per file, dozens a second for a folder of files: the page shows them
       // at most every PROGRESS_RENDER_MS, so drawing it takes little from the parse workers.
       const unshown = new Map<string, LoadProgress>();
@@ -96,7 +90,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
         const batch = Object.fromEntries(unshown);
         unshown.clear();
         const elapsed = performance.now() - t0;
-        setState((s) => ({ ...s, progress: { ...s.progress, ...batch }, progressElapsedMs: elapsed }));
+        progressFeed.set({ progress: { ...progressFeed.get().progress, ...batch }, elapsedMs: elapsed });
       };
       const onProgress = (p: LoadProgress) => {
         unshown.set(p.path, p);
@@ -153,7 +147,8 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     generation.current++;
     cancelRef.current?.();
     await state.client?.clear();
-    setState((s) => ({ ...s, analysis: null, dataVersion: s.dataVersion + 1, progress: {}, unmapped: [] }));
+    progressFeed.set({ progress: {}, elapsedMs: 0 });
+    setState((s) => ({ ...s, analysis: null, dataVersion: s.dataVersion + 1, unmapped: [] }));
   }, [state.client]);
 
   /** Move files between runs and recompute. */
@@ -172,7 +167,8 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     async (snapshot: Snapshot) => {
       if (!state.client) return;
       cancelRef.current?.();
-      setState((s) => ({ ...s, loading: true, progress: {}, unmapped: [] }));
+      progressFeed.set({ progress: {}, elapsedMs: 0 });
+      setState((s) => ({ ...s, loading: true, unmapped: [] }));
       try {
         const analysis = await state.client.loadSnapshot(snapshot);
         setState((s) => ({ ...s, analysis, dataVersion: s.dataVersion + 1, loading: false }));
@@ -191,5 +187,5 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     setState((s) => (s.analysis ? s : { ...s, analysis }));
   }, []);
 
-  return { ...state, load, cancel, clear, reanalyse, regroupRuns, openSnapshot, showPrecomputed };
+  return { ...state, progressFeed, load, cancel, clear, reanalyse, regroupRuns, openSnapshot, showPrecomputed };
 }
