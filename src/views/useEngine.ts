@@ -127,7 +127,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
         cancelRef.current = null;
       }
     },
-    [state.client],
+    [state.client, progressFeed],
   );
 
   const cancel = useCallback(() => cancelRef.current?.(), []);
@@ -149,7 +149,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     await state.client?.clear();
     progressFeed.set({ progress: {}, elapsedMs: 0 });
     setState((s) => ({ ...s, analysis: null, dataVersion: s.dataVersion + 1, unmapped: [] }));
-  }, [state.client]);
+  }, [state.client, progressFeed]);
 
   /** Move files between runs and recompute. */
   const regroupRuns = useCallback(
@@ -176,7 +176,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
         setState((s) => ({ ...s, loading: false, fatal: e instanceof Error ? e.message : String(e) }));
       }
     },
-    [state.client],
+    [state.client, progressFeed],
   );
 
   /**
