@@ -112,35 +112,19 @@ function cachedSummaries(store: Store, options: SummaryOptions): RunSummary[] {
   return store.recent('summaries', JSON.stringify(options.window ?? null), SUMMARY_CACHE_ENTRIES, () => summarizeRuns(store, options));
 }
 
+/**
+ * Every run's figures, with their throughput timelines and steps; with `timelines` 'pending', the
+ * figures alone (see `Analysis.timelinesPending`), which the timelines would take as long again.
+ */
 export function analyseStore(
   store: Store,
   fileErrors: readonly ParseIssue[],
   ignored: readonly string[],
   options: SummaryOptions = {},
   files: readonly FileReport[] = [],
+  timelines: 'now' | 'pending' = 'now',
 ): Analysis {
-  return analysisOf(store, fileErrors, ignored, options, files, runTimelines(store));
-}
-
-/** As analyseStore, without the throughput timelines and steps (see `Analysis.timelinesPending`). */
-export function analyseSummaryFirst(
-  store: Store,
-  fileErrors: readonly ParseIssue[],
-  ignored: readonly string[],
-  options: SummaryOptions = {},
-  files: readonly FileReport[] = [],
-): Analysis {
-  return { ...analysisOf(store, fileErrors, ignored, options, files, new Map()), timelinesPending: true };
-}
-
-function analysisOf(
-  store: Store,
-  fileErrors: readonly ParseIssue[],
-  ignored: readonly string[],
-  options: SummaryOptions,
-  files: readonly FileReport[],
-  series: Map<number, { t: ThroughputSeries; steps: Step[] }>,
-): Analysis {
+  const series = timelines === 'now' ? runTimelines(store) : new Map<number, { t: ThroughputSeries; steps: Step[] }>();
   const runs = cachedSummaries(store, options);
   const damaged = new Set([...files.filter((f) => f.skipped > 0 || f.problems > 0).map((f) => f.path), ...fileErrors.map((e) => e.file)]);
   return {
@@ -159,5 +143,6 @@ function analysisOf(
     files: [...files],
     ...(store.carriedComparison ? { carriedComparison: store.carriedComparison } : {}),
     ...(store.carriedView ? { carriedView: store.carriedView } : {}),
+    ...(timelines === 'pending' ? { timelinesPending: true as const } : {}),
   };
 }

@@ -4,7 +4,7 @@ import type { CsvPreview } from '../formats/csv-mapping.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { fileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
-import { analyseStore, analyseSummaryFirst } from './analyse.ts';
+import { analyseStore } from './analyse.ts';
 import { cellsOf, engineCapacity, memorySettingBytes, tooLargeMessage } from './capacity.ts';
 import { openBrowserDb } from './browser-db.ts';
 import { runChartQuery } from './chart-queries.ts';
@@ -207,7 +207,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
   }
   rebuild(store);
   // The figures first: the throughput timelines and their steps take as long again.
-  post({ id, type: 'summary', analysis: analyseSummaryFirst(store, fileErrors, ignored, { window }, parsed.map(fileReport)) });
+  post({ id, type: 'summary', analysis: analyseStore(store, fileErrors, ignored, { window }, parsed.map(fileReport), 'pending') });
   return { analysis: analyse(store, window), loadedFiles, cancelled, unmapped };
 }
 

@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hdrLogFormat } from '../../src/formats/hdr-log.ts';
-import { ByteLineSplitter, type ByteLineReader } from '../../src/formats/text-input.ts';
-import type { LineParser } from '../../src/formats/format.ts';
 import type { ParsedFile } from '../../src/model/types.ts';
+import { parseByBytes, parseByLines } from './line-paths.ts';
 
 /**
  * The HdrHistogram log parser reads plain interval lines straight from their bytes; every other
@@ -14,28 +13,8 @@ import type { ParsedFile } from '../../src/model/types.ts';
 
 const PATH = 'client1-UPDATE.hdr';
 
-const byLines = (text: string): ParsedFile => {
-  const parser = hdrLogFormat.createParser(PATH);
-  text.split(/\r\n|\r|\n/).forEach((line, i, all) => {
-    if (i < all.length - 1 || line.length > 0) parser.line(line, i + 1);
-  });
-  return parser.finish() as ParsedFile;
-};
-
-const byBytes = (text: string, cuts: number[]): ParsedFile => {
-  const parser = hdrLogFormat.createParser(PATH);
-  expect(parser.lineBytes).toBeTypeOf('function');
-  const splitter = new ByteLineSplitter(parser as LineParser & ByteLineReader, PATH);
-  const bytes = new TextEncoder().encode(text);
-  let from = 0;
-  for (const cut of [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)) {
-    splitter.push(bytes.subarray(from, cut));
-    from = cut;
-  }
-  splitter.push(bytes.subarray(from));
-  splitter.end();
-  return parser.finish() as ParsedFile;
-};
+const byLines = (text: string): ParsedFile => parseByLines(hdrLogFormat, PATH, text);
+const byBytes = (text: string, cuts: number[]): ParsedFile => parseByBytes(hdrLogFormat, PATH, text, cuts);
 
 const shape = (f: ParsedFile) => ({
   series: f.series.map((s) =>

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPaths } from '../../src/cli/load-paths.ts';
-import { analyseStore, analyseSummaryFirst, type Analysis, type RunAnalysis } from '../../src/engine/analyse.ts';
+import { analyseStore, type Analysis, type RunAnalysis } from '../../src/engine/analyse.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { Store } from '../../src/engine/store.ts';
 import { groupIntoRuns } from '../../src/model/grouping.ts';
@@ -21,7 +21,7 @@ beforeAll(async () => {
   const store = new Store(await openNodeDb());
   store.addRuns(groupIntoRuns(loaded.files));
   const files = loaded.files.map(fileReport);
-  first = analyseSummaryFirst(store, loaded.errors, loaded.ignored, {}, files);
+  first = analyseStore(store, loaded.errors, loaded.ignored, {}, files, 'pending');
   full = analyseStore(store, loaded.errors, loaded.ignored, {}, files);
 });
 

@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ycsbRawFormat } from '../../src/formats/ycsb-raw.ts';
-import { ByteLineSplitter, type ByteLineReader } from '../../src/formats/text-input.ts';
-import type { LineParser } from '../../src/formats/format.ts';
 import type { ParsedFile } from '../../src/model/types.ts';
+import { parseByBytes, parseByLines } from './line-paths.ts';
 
 /**
  * The raw parser reads plain rows straight from bytes, many in one loop (lineRun); every other
@@ -11,27 +10,8 @@ import type { ParsedFile } from '../../src/model/types.ts';
  * both ways must give the same samples, series and errors.
  */
 
-const byLines = (text: string): ParsedFile => {
-  const parser = ycsbRawFormat.createParser('c1-raw.csv');
-  text.split(/\r\n|\r|\n/).forEach((line, i, all) => {
-    if (i < all.length - 1 || line.length > 0) parser.line(line, i + 1);
-  });
-  return parser.finish() as ParsedFile;
-};
-
-const byBytes = (text: string, cuts: number[]): ParsedFile => {
-  const parser = ycsbRawFormat.createParser('c1-raw.csv');
-  const splitter = new ByteLineSplitter(parser as LineParser & ByteLineReader, 'c1-raw.csv');
-  const bytes = new TextEncoder().encode(text);
-  let from = 0;
-  for (const cut of [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)) {
-    splitter.push(bytes.subarray(from, cut));
-    from = cut;
-  }
-  splitter.push(bytes.subarray(from));
-  splitter.end();
-  return parser.finish() as ParsedFile;
-};
+const byLines = (text: string): ParsedFile => parseByLines(ycsbRawFormat, 'c1-raw.csv', text);
+const byBytes = (text: string, cuts: number[]): ParsedFile => parseByBytes(ycsbRawFormat, 'c1-raw.csv', text, cuts);
 
 const shape = (f: ParsedFile) => ({
   series: f.series.map((s) => (s.kind === 'raw' ? { op: s.op, samples: s.samples, firstMs: s.firstMs, lastMs: s.lastMs, sec: [...s.counts.sec], value: [...s.counts.value], n: [...s.counts.n] } : s)),
