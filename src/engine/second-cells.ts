@@ -25,7 +25,6 @@ export const BLOCK_SIZES: readonly number[] = [60, 600];
 export class SecondCells {
   /** The layout of `precision`: bucket keys are counts indices in it. Null: keys are exact values. */
   readonly layout: HdrLayout | null;
-  private bounds = bucketColumns(0);
 
   private constructor(
     /** Second of each piece, ascending. */
@@ -109,24 +108,6 @@ export class SecondCells {
   /** Calls `visit` for pieces `from`..`to-1`, in second order. */
   forEach(from: number, to: number, visit: PieceVisitor): void {
     for (let k = from; k < to; k++) this.piece(k, visit);
-  }
-
-  /**
-   * As forEach, with each piece's buckets by bounds: `lo`/`width` (null: exact values) from
-   * `start` to `end`, valid until the next piece.
-   */
-  forEachBounds(from: number, to: number, visit: (sec: number, lo: Float64Array, width: Float64Array | null, n: Float64Array, start: number, end: number) => void): void {
-    const layout = this.layout;
-    if (layout === null) {
-      this.forEach(from, to, (sec, keys, n, start, end) => visit(sec, keys as Float64Array, null, n, start, end));
-      return;
-    }
-    this.forEach(from, to, (sec, keys, n, start, end) => {
-      if (this.bounds.lo.length < end) this.bounds = bucketColumns(Math.max(end, 2 * this.bounds.lo.length));
-      const { lo, width } = this.bounds;
-      layout.bucketBounds(keys as Int32Array, start, end, lo, width, start);
-      visit(sec, lo, width, n, start, end);
-    });
   }
 
   /** Adds pieces `from`..`to-1` to `sum`. */
