@@ -1,5 +1,5 @@
 import { hdrLayout, type HdrLayout } from '../model/hdr-layout.ts';
-import type { HdrPrecision } from '../model/types.ts';
+import type { BucketCounts, HdrPrecision } from '../model/types.ts';
 
 const INITIAL_CAPACITY = 1 << 10;
 /** Free slots have width 0: every bucket is at least one value wide. */
@@ -44,7 +44,7 @@ export class BucketSum {
    * Adds buckets `start`..`end-1` of the columns; a null `width` means exact values (width 1).
    * Counts of zero are skipped, so a sum never holds an empty bucket.
    */
-  add(lo: Float64Array, width: Float64Array | null, n: Float64Array, start: number, end: number): void {
+  add(lo: Float64Array, width: Float64Array | null, n: BucketCounts, start: number, end: number): void {
     // Where a bucket goes depends on the bucket alone, so that it is never summed in both places.
     if (this.layout !== null) this.addDense(this.layout, lo, width, n, start, end);
     else this.addHashed(lo, width, n, start, end);
@@ -55,7 +55,7 @@ export class BucketSum {
    * into the dense array when that is the sum's precision, the common case; through their bounds
    * otherwise.
    */
-  addIndexed(layout: HdrLayout, index: Int32Array, n: Float64Array, start: number, end: number): void {
+  addIndexed(layout: HdrLayout, index: Int32Array, n: BucketCounts, start: number, end: number): void {
     if (layout !== this.layout) {
       const bounds = bucketColumns(end - start);
       layout.bucketBounds(index, start, end, bounds.lo, bounds.width, 0);
@@ -89,7 +89,7 @@ export class BucketSum {
     this.denseSlots[this.denseUsed++] = index;
   }
 
-  private addDense(layout: HdrLayout, lo: Float64Array, width: Float64Array | null, n: Float64Array, start: number, end: number): void {
+  private addDense(layout: HdrLayout, lo: Float64Array, width: Float64Array | null, n: BucketCounts, start: number, end: number): void {
     const { unitMagnitude, subBucketHalfCountMagnitude, subBucketHalfCount, pow2 } = layout;
     const base = unitMagnitude + layout.subBucketCountMagnitude;
     for (let i = start; i < end; i++) {
@@ -122,7 +122,7 @@ export class BucketSum {
     this.dense = dense;
   }
 
-  private addHashed(lo: Float64Array, width: Float64Array | null, n: Float64Array, start: number, end: number): void {
+  private addHashed(lo: Float64Array, width: Float64Array | null, n: BucketCounts, start: number, end: number): void {
     for (let i = start; i < end; i++) {
       const count = n[i]!;
       if (count === 0) continue;

@@ -27,9 +27,10 @@ type PackedHistogramSeries = Omit<HistogramSeries, 'kind' | 'intervals'> & {
 
 /**
  * Per interval: start, length, line, total count, buckets, then buffer index and byte offset of
- * index and count (the decoder puts both in one slab; nothing here relies on it).
+ * index and count (the decoder puts both in one slab; nothing here relies on it), and the bytes
+ * of a count (4: Uint32Array, 8: Float64Array).
  */
-const INTERVAL_FIELDS = 9;
+const INTERVAL_FIELDS = 10;
 
 /**
  * The outcome packed, and the buffers to transfer with it. Those buffers are detached in this
@@ -39,7 +40,7 @@ export function packOutcome(outcome: FileOutcome, levels?: (PrebuiltLevels | nul
   if (isFailed(outcome)) return { packed: outcome, transfer: [] };
   const transfer = new Set<ArrayBuffer>();
   // Typed arrays the parsers make are always over plain ArrayBuffers, never shared memory.
-  const bufferOf = (array: Float64Array | Int32Array): ArrayBuffer => array.buffer as ArrayBuffer;
+  const bufferOf = (array: Float64Array | Int32Array | Uint32Array): ArrayBuffer => array.buffer as ArrayBuffer;
   const series = outcome.series.map((s): PackedFile['series'][number] => {
     switch (s.kind) {
       case 'histogram': {
@@ -62,12 +63,12 @@ export function packOutcome(outcome: FileOutcome, levels?: (PrebuiltLevels | nul
   return { packed: { ...outcome, series, ...(levels ? { levels } : {}) }, transfer: [...transfer] };
 }
 
-function packHistogramSeries({ kind: _, intervals, ...rest }: HistogramSeries, bufferOf: (array: Float64Array | Int32Array) => ArrayBuffer): PackedHistogramSeries {
+function packHistogramSeries({ kind: _, intervals, ...rest }: HistogramSeries, bufferOf: (array: Float64Array | Int32Array | Uint32Array) => ArrayBuffer): PackedHistogramSeries {
   const columns = new Float64Array(intervals.length * INTERVAL_FIELDS);
   const buffers: ArrayBuffer[] = [];
   const indexOf = new Map<ArrayBuffer, number>();
   /** Writes where `array` lies at `at`, `at + 1`. */
-  const place = (array: Float64Array | Int32Array, at: number): void => {
+  const place = (array: Float64Array | Int32Array | Uint32Array, at: number): void => {
     const buffer = bufferOf(array);
     let index = indexOf.get(buffer);
     if (index === undefined) {
@@ -86,6 +87,7 @@ function packHistogramSeries({ kind: _, intervals, ...rest }: HistogramSeries, b
     columns[at + 4] = histogram.count.length;
     place(histogram.index, at + 5);
     place(histogram.count, at + 7);
+    columns[at + 9] = histogram.count.BYTES_PER_ELEMENT;
     at += INTERVAL_FIELDS;
   }
   return { ...rest, kind: 'packed-histogram', columns, buffers };
@@ -113,7 +115,7 @@ function unpackHistogramSeries({ kind: _, columns, buffers, ...rest }: PackedHis
       lengthUs: columns[at + 1]!,
       histogram: {
         index: new Int32Array(buffers[columns[at + 5]!]!, columns[at + 6]!, n),
-        count: new Float64Array(buffers[columns[at + 7]!]!, columns[at + 8]!, n),
+        count: columns[at + 9] === 4 ? new Uint32Array(buffers[columns[at + 7]!]!, columns[at + 8]!, n) : new Float64Array(buffers[columns[at + 7]!]!, columns[at + 8]!, n),
         totalCount: columns[at + 3]!,
       },
       line: columns[at + 2]!,

@@ -1,4 +1,4 @@
-import type { HdrPrecision, HistogramSeries, RawSeries } from '../model/types.ts';
+import type { BucketCounts, HdrPrecision, HistogramSeries, RawSeries } from '../model/types.ts';
 import { hdrLayout, type HdrLayout } from '../model/hdr-layout.ts';
 import { bucketColumns, indexedColumns, type BucketSum } from './bucket-sum.ts';
 
@@ -231,7 +231,7 @@ export interface LevelColumns {
 }
 
 /** A piece's buckets from `start` to `end`: keys (counts indices, or exact values; see SecondCells) and counts. */
-export type PieceVisitor = (sec: number, keys: Int32Array | Float64Array, n: Float64Array, start: number, end: number) => void;
+export type PieceVisitor = (sec: number, keys: Int32Array | Float64Array, n: BucketCounts, start: number, end: number) => void;
 
 function concat<T extends Int32Array | Float64Array>(parts: readonly T[], out: T): T {
   let at = 0;

@@ -247,7 +247,7 @@ export function boundsOf(layout: HdrLayout, { index, count, totalCount }: Indexe
   const lo = new Float64Array(index.length);
   const width = new Float64Array(index.length);
   layout.bucketBounds(index, 0, index.length, lo, width, 0);
-  return { lo, width, count, totalCount };
+  return { lo, width, count: count instanceof Float64Array ? count : Float64Array.from(count), totalCount };
 }
 
 function decodeIndexedBytes(bytes: Uint8Array): DecodedHistogram<IndexedHistogram> {
@@ -405,6 +405,7 @@ function readFixedCounts(
   const shift = wordSize === 8 ? 3 : wordSize === 4 ? 2 : 1;
   let n = 0;
   let total = 0;
+  let widest = 0;
   let index = -1;
   // Non-zero bytes in order: the first at or after the payload.
   let next = 0;
@@ -441,10 +442,11 @@ function readFixedCounts(
       indices[n] = index;
       counts[n++] = count;
       total += count;
+      if (count > widest) widest = count;
     }
   }
   if (total > MAX_EXACT) throw new HdrDecodeError('payload', 'total count exceeds 2^53');
-  return buildIndexed(n, total);
+  return buildIndexed(n, total, widest);
 }
 
 function readLeb128Counts(
@@ -461,6 +463,7 @@ function readLeb128Counts(
   const counts = countScratch;
   let n = 0;
   let total = 0;
+  let widest = 0;
   let index = 0;
   let p = start;
   while (p < end) {
@@ -498,11 +501,12 @@ function readLeb128Counts(
       indices[n] = index;
       counts[n++] = half;
       total += half;
+      if (half > widest) widest = half;
     }
     index++;
   }
   if (total > MAX_EXACT) throw new HdrDecodeError('payload', 'total count exceeds 2^53');
-  return buildIndexed(n, total);
+  return buildIndexed(n, total, widest);
 }
 
 /**
@@ -529,20 +533,37 @@ function slabSpace(doubles: number): number {
   return offset;
 }
 
-/** Turns the first `n` scratch (index, count) pairs into a histogram. */
-function buildIndexed(n: number, totalCount: number): IndexedHistogram {
-  // Counts first: they need 8-byte alignment, the indices after them only 4.
-  let offset = slabSpace(Math.ceil(1.5 * n));
+/** Largest count a Uint32Array holds. */
+const UINT32_MAX = 0xffffffff;
+
+/**
+ * Turns the first `n` scratch (index, count) pairs into a histogram; `widest` is its largest count,
+ * which decides whether 32-bit counts hold them all (see BucketCounts).
+ */
+function buildIndexed(n: number, totalCount: number, widest: number): IndexedHistogram {
+  const narrow = widest <= UINT32_MAX;
+  const countBytes = narrow ? 4 : 8;
+  // Counts first, at the slab's 8-byte alignment; the indices (4 bytes) after them.
+  let offset = slabSpace(Math.ceil(((countBytes + 4) * n) / 8));
   let buffer = slab;
   if (offset < 0) {
-    buffer = new ArrayBuffer(12 * n);
+    buffer = new ArrayBuffer((countBytes + 4) * n);
     offset = 0;
   }
-  const count = new Float64Array(buffer, offset, n);
-  const index = new Int32Array(buffer, offset + 8 * n, n);
+  const index = new Int32Array(buffer, offset + countBytes * n, n);
   const indices = indexScratch;
   const counts = countScratch;
-  // Copied here rather than with set(subarray()): in Chromium that pair cost 13% of a decode.
+  // Copied here rather than with set(subarray()): in Chromium that pair cost 13% of a decode. One
+  // loop per count type keeps each loop's stores of one kind.
+  if (narrow) {
+    const count = new Uint32Array(buffer, offset, n);
+    for (let j = 0; j < n; j++) {
+      count[j] = counts[j]!;
+      index[j] = indices[j]!;
+    }
+    return { index, count, totalCount };
+  }
+  const count = new Float64Array(buffer, offset, n);
   for (let j = 0; j < n; j++) {
     count[j] = counts[j]!;
     index[j] = indices[j]!;

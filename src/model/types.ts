@@ -72,6 +72,13 @@ export interface SparseHistogram {
 }
 
 /**
+ * Counts of buckets: 32-bit where every count of the histogram fits (nearly always), else doubles.
+ * Decoding an hour of interval logs spends more on filling fresh memory with its buckets than on
+ * anything but inflating them: a third less memory per bucket is a third less of that.
+ */
+export type BucketCounts = Float64Array | Uint32Array;
+
+/**
  * An HdrHistogram as decoded: its non-empty buckets by their index in the counts array of its
  * precision, ascending (`HdrLayout.bucketBounds` gives their lo and width). An hour of interval
  * logs is tens of millions of buckets: an index and a count take half the memory of lo, width and
@@ -79,7 +86,7 @@ export interface SparseHistogram {
  */
 export interface IndexedHistogram {
   index: Int32Array;
-  count: Float64Array;
+  count: BucketCounts;
   totalCount: number;
 }
 

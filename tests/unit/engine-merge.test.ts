@@ -35,12 +35,8 @@ function histogramFile(client: string, rand: () => number): { file: ParsedFile; 
   const intervals = Array.from({ length: 30 }, (_, i) => {
     // Counts indices 0–599: buckets 1, 2, 4 and 8 wide.
     const indices = [...new Set(Array.from({ length: 1 + Math.floor(rand() * 12) }, () => Math.floor(rand() * 600)))].sort((a, b) => a - b);
-    const histogram: IndexedHistogram = {
-      index: Int32Array.from(indices),
-      count: Float64Array.from(indices, () => 1 + Math.floor(rand() * 5)),
-      totalCount: 0,
-    };
-    histogram.totalCount = histogram.count.reduce((a, b) => a + b, 0);
+    const count = Float64Array.from(indices, () => 1 + Math.floor(rand() * 5));
+    const histogram: IndexedHistogram = { index: Int32Array.from(indices), count, totalCount: count.reduce((a, b) => a + b, 0) };
     // Two intervals a second, starting mid-second.
     const startUs = (T0 + i / 2) * 1e6 + 250_000;
     indices.forEach((index, k) => {

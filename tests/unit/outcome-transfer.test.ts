@@ -28,10 +28,12 @@ async function parse(path: string, bytes: Uint8Array = readFileSync(path)): Prom
 
 /** Everything an outcome holds, typed arrays as their type and values. */
 function plain(outcome: FileOutcome): string {
-  return JSON.stringify(outcome, (_key, value: unknown) => (value instanceof Float64Array ? { Float64Array: Array.from(value) } : value instanceof Int32Array ? { Int32Array: Array.from(value) } : value));
+  return JSON.stringify(outcome, (_key, value: unknown) =>
+    value instanceof Float64Array ? { Float64Array: Array.from(value) } : value instanceof Int32Array ? { Int32Array: Array.from(value) } : value instanceof Uint32Array ? { Uint32Array: Array.from(value) } : value,
+  );
 }
 
-function typedArraysOf(outcome: FileOutcome): (Float64Array | Int32Array)[] {
+function typedArraysOf(outcome: FileOutcome): (Float64Array | Int32Array | Uint32Array)[] {
   if (isFailed(outcome)) return [];
   return outcome.series.flatMap((s) => {
     if (s.kind === 'histogram') return s.intervals.flatMap(({ histogram: h }) => [h.index, h.count]);
@@ -90,5 +92,20 @@ describe('a parsed file sent between threads', () => {
     for (const [path, bytes] of logs) got.push(plain(send(await parse(path, bytes))));
     expect(got).toEqual(expected);
     expect(expected[1]).toContain('"index":{"Int32Array":[]}');
+  });
+
+  it('keeps each histogram\'s count type: 32-bit counts, and doubles where a count needs more', async () => {
+    const histogram = (count: number) =>
+      encodeHistogramV2Compressed({
+        precision: { significantDigits: 3, lowestDiscernibleValue: 1 },
+        highestTrackableValue: 3_600_000_000,
+        integerToDoubleConversionRatio: 1,
+        histogram: { lo: Float64Array.of(100), width: Float64Array.of(1), count: Float64Array.of(count), totalCount: count },
+      });
+    const log = new TextEncoder().encode(`0.000,1.000,0.000,${histogram(7)}\n1.000,1.000,0.000,${histogram(2 ** 40 + 3)}\n`);
+    const before = plain(await parse('client1-READ.hdr', log));
+    expect(before).toContain('"count":{"Uint32Array":[7]}');
+    expect(before).toContain(`"count":{"Float64Array":[${2 ** 40 + 3}]}`);
+    expect(plain(send(await parse('client1-READ.hdr', log)))).toBe(before);
   });
 });
