@@ -27,10 +27,14 @@ export interface EngineState {
   unmapped: CsvPreview[];
 }
 
-/** The engine worker's lifecycle and the current dataset, for the whole app. */
-/** How often a load's progress is drawn, at most. */
-const PROGRESS_RENDER_MS = 100;
+/**
+ * How often a load's progress is drawn, at most. Each drawing costs the main thread ~10 ms of
+ * rendering and painting, taken from the parse workers on a 2-core machine: four a second still
+ * move the bar smoothly enough.
+ */
+const PROGRESS_RENDER_MS = 250;
 
+/** The engine worker's lifecycle and the current dataset, for the whole app. */
 export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
   const [state, setState] = useState<EngineState>({
     client: null,
