@@ -84,9 +84,12 @@ interface Slot {
 
 /**
  * Parses files on up to `size` nested workers, spawned as they are needed and reused from file to
- * file; `close` ends them. Cancelling a file terminates its worker, which stops it at once,
- * wherever it is in the file. Where a worker cannot start (a host's policy, a missing script) every
- * file is parsed by `fallback` instead, one at a time, as without workers.
+ * file, and from load to load: a worker kept from the sample data's load has its code loaded and
+ * compiled hot (the first files a new worker parses take two to three times as long). `stopJobs`
+ * ends a load's parsing that is still under way; `close` ends every worker. Cancelling a file
+ * terminates its worker, which stops it at once, wherever it is in the file. Where a worker cannot
+ * start (a host's policy, a missing script) every file is parsed by `fallback` instead, one at a
+ * time, as without workers.
  */
 export class ParsePool {
   private readonly slots: Slot[] = [];
@@ -96,7 +99,7 @@ export class ParsePool {
   private withoutWorkers: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly size: number,
+    private size: number,
     /** How a file is parsed where workers cannot start: `parseHere`, or a stand-in in tests. */
     private readonly fallback: ParseFile,
     /**
@@ -105,8 +108,14 @@ export class ParsePool {
      * head has been read, and files are taken strictly in order, so a later file finished first
      * only waits.
      */
-    private readonly rank: (input: InputFile) => number = () => 0,
+    private rank: (input: InputFile) => number = () => 0,
   ) {}
+
+  /** Readies the pool for a load: at least `size` workers, and that load's ranking of its inputs. */
+  forLoad(size: number, rank: (input: InputFile) => number): void {
+    this.size = Math.max(this.size, size);
+    this.rank = rank;
+  }
 
   parse: ParseFile = (input, signal, onProgress, part) => {
     if (signal.aborted) return Promise.reject(new CancelledError());
@@ -133,13 +142,19 @@ export class ParsePool {
     });
   };
 
-  /** Ends every worker; a file still being parsed is cancelled. */
-  close(): void {
-    for (const slot of this.slots.splice(0)) {
-      slot.worker.terminate();
+  /** Cancels every file queued or being parsed, ending the workers parsing one; idle workers stay. */
+  stopJobs(): void {
+    for (const slot of this.slots.filter((s) => s.job !== null)) {
+      this.remove(slot);
       slot.job?.reject(new CancelledError());
     }
     for (const job of this.queue.splice(0)) job.reject(new CancelledError());
+  }
+
+  /** Ends every worker; a file still being parsed is cancelled. */
+  close(): void {
+    this.stopJobs();
+    for (const slot of this.slots.splice(0)) slot.worker.terminate();
   }
 
   private parseWithoutWorkers(input: InputFile, signal: AbortSignal, onProgress: (p: ReadProgress) => void, part?: PartRequest): Promise<FileOutcome> {

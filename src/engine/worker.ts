@@ -44,6 +44,8 @@ let fileErrors: ParseIssue[] = [];
 /** Files that are not benchmark results at all (a README in a dropped folder): listed, not errors. */
 let ignored: string[] = [];
 let regrouping: Regrouping = {};
+/** Kept from load to load, so that a load finds its parse workers started and their code hot. */
+let parsePool: ParsePool | null = null;
 
 let memoryLimit: number | null = null;
 
@@ -134,7 +136,11 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
   let comparison: Snapshot | null = null;
   // A file large enough to be read in parts can keep every parse worker busy on its own.
   const workers = parseWorkerCount(files.reduce((n, f) => n + ((f.file?.size ?? 0) >= PART_MIN_BYTES ? MAX_PARSE_WORKERS : 1), 0));
-  const pool = workers > 0 ? new ParsePool(workers, parseHere, (input) => files.indexOf(input)) : null;
+  if (workers > 0) {
+    parsePool ??= new ParsePool(workers, parseHere);
+    parsePool.forLoad(workers, (input) => files.indexOf(input));
+  }
+  const pool = workers > 0 ? parsePool : null;
   const parse = pool?.parse ?? parseHere;
   // Inputs are read and parsed ahead, up to two per parse worker, but taken strictly in order:
   // what is loaded and reported, and where a full engine stops, are those of reading one by one.
@@ -196,7 +202,8 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
     if (!(e instanceof CancelledError)) throw e;
     cancelled = true;
   } finally {
-    pool?.close();
+    // A file still being parsed here belongs to a cancelled load, or one the engine had no room for.
+    pool?.stopJobs();
   }
   const store = await storeReady;
   if (comparison) {

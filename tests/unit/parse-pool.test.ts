@@ -180,6 +180,35 @@ describe('ParsePool', () => {
     pool.close();
   });
 
+  it('outlives a load: the next load reuses its idle workers; stopping a load ends only the busy ones', async () => {
+    const pool = new ParsePool(2, here().parse);
+    const signal = new AbortController().signal;
+    const first = ['a', 'b'].map((p) => pool.parse(input(p), signal, () => {}));
+    await tick();
+    for (const w of FakeWorker.all) w.finish();
+    expect(await Promise.all(first)).toEqual(['a', 'b'].map(parsedFile));
+    pool.stopJobs();
+    expect(live()).toHaveLength(2);
+    // The next load: its files go to the same two workers, ranked its way.
+    const order = ['d', 'c'];
+    pool.forLoad(2, (file) => order.indexOf(file.path));
+    const second = ['c', 'd', 'e'].map((p) => pool.parse(input(p), signal, () => {}));
+    await tick();
+    expect(FakeWorker.all).toHaveLength(2);
+    expect(FakeWorker.all.map((w) => w.files.at(-1))).toEqual(['c', 'd']);
+    FakeWorker.all[0]!.finish();
+    await expect(second[0]).resolves.toEqual(parsedFile('c'));
+    FakeWorker.all[0]!.finish();
+    await expect(second[2]).resolves.toEqual(parsedFile('e'));
+    // That load stops with d unfinished: d's worker ends, the idle one stays.
+    pool.stopJobs();
+    await expect(second[1]).rejects.toBeInstanceOf(CancelledError);
+    expect(live()).toEqual([FakeWorker.all[0]]);
+    expect(FakeWorker.all.map((w) => w.files)).toEqual([['a', 'c', 'e'], ['b', 'd']]);
+    pool.close();
+    expect(live()).toEqual([]);
+  });
+
   it('close cancels what is still being parsed', async () => {
     const pool = new ParsePool(1, here().parse);
     const signal = new AbortController().signal;
