@@ -8,5 +8,7 @@ export function indexedOf(precision: HdrPrecision, h: SparseHistogram): IndexedH
     if (layout.sizeOfEquivalentValueRange(lo) !== h.width[i] || layout.lowestEquivalentValue(lo) !== lo) throw new RangeError(`${lo}/${h.width[i]} is not a bucket`);
     return layout.countsArrayIndex(lo);
   });
-  return { index, count: Float64Array.from(h.count), totalCount: h.totalCount };
+  // As the decoder keeps them (BucketCounts): 32-bit when every count fits, else doubles.
+  const count = h.count.every((c) => c <= 0xffffffff) ? Uint32Array.from(h.count) : Float64Array.from(h.count);
+  return { index, count, totalCount: h.totalCount };
 }
