@@ -2,8 +2,8 @@ import { hdrLayout, type HdrLayout } from '../model/hdr-layout.ts';
 import type { BucketCounts, HdrPrecision } from '../model/types.ts';
 
 const INITIAL_CAPACITY = 1 << 10;
-/** Exact values summed densely are below this (2^20: raw µs latencies up to ~1 s; 8 MB at most). */
-const EXACT_DENSE_LIMIT = 1 << 20;
+/** Exact values summed densely are below this (2^18: raw µs latencies up to ~262 ms; ~2 MB at most). */
+const EXACT_DENSE_LIMIT = 1 << 18;
 /** Free slots have width 0: every bucket is at least one value wide. */
 const FREE = 0;
 
