@@ -66,22 +66,22 @@ export class BucketSum {
       this.add(bounds.lo, bounds.width, n.subarray(start, end), 0, end - start);
       return;
     }
-    let dense = this.dense;
     let total = 0;
     for (let i = start; i < end; i++) {
       const count = n[i]!;
       if (count === 0) continue;
       total += count;
-      const k = index[i]!;
-      if (k >= dense.length) {
-        this.growDense(k);
-        dense = this.dense;
-      }
-      const before = dense[k]!;
-      if (before === 0) this.useDenseSlot(k);
-      dense[k] = before + count;
+      this.addAt(index[i]!, count);
     }
     this.total += total;
+  }
+
+  /** Adds `count` to the dense array at `index`, noting the slot when it was empty. */
+  private addAt(index: number, count: number): void {
+    if (index >= this.dense.length) this.growDense(index);
+    const before = this.dense[index]!;
+    if (before === 0) this.useDenseSlot(index);
+    this.dense[index] = before + count;
   }
 
   private useDenseSlot(index: number): void {
@@ -111,23 +111,19 @@ export class BucketSum {
         this.addHashed(lo, width, n, i, i + 1);
         continue;
       }
-      const index = ((bucketIndex + 1) << subBucketHalfCountMagnitude) + (sub - subBucketHalfCount);
       this.total += count;
-      if (index >= this.dense.length) this.growDense(index);
-      const before = this.dense[index]!;
-      if (before === 0) this.useDenseSlot(index);
-      this.dense[index] = before + count;
+      this.addAt(((bucketIndex + 1) << subBucketHalfCountMagnitude) + (sub - subBucketHalfCount), count);
     }
   }
 
   /**
    * Buckets without a precision: exact values (width 1; raw samples) that are whole numbers below
-   * EXACT_DENSE_LIMIT are summed in the dense array by value, the others in the table. Latencies cluster, so the dense array's
-   * busy part stays in the cache, where hashing scatters even neighbouring values over the table:
-   * summing a one-hour raw run's seconds into blocks took twice as long that way.
+   * EXACT_DENSE_LIMIT are summed in the dense array by value, the others in the table. Latencies
+   * cluster, so the dense array's busy part stays in the cache, where hashing scatters even
+   * neighbouring values over the table: summing a one-hour raw run's seconds into blocks took
+   * twice as long that way.
    */
   private addWithoutPrecision(lo: Float64Array, width: Float64Array | null, n: BucketCounts, start: number, end: number): void {
-    let dense = this.dense;
     let total = 0;
     for (let i = start; i < end; i++) {
       const count = n[i]!;
@@ -139,13 +135,7 @@ export class BucketSum {
         continue;
       }
       total += count;
-      if (v >= dense.length) {
-        this.growDense(v);
-        dense = this.dense;
-      }
-      const before = dense[v]!;
-      if (before === 0) this.useDenseSlot(v);
-      dense[v] = before + count;
+      this.addAt(v, count);
     }
     this.total += total;
   }
