@@ -136,11 +136,8 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
   let comparison: Snapshot | null = null;
   // A file large enough to be read in parts can keep every parse worker busy on its own.
   const workers = parseWorkerCount(files.reduce((n, f) => n + ((f.file?.size ?? 0) >= PART_MIN_BYTES ? MAX_PARSE_WORKERS : 1), 0));
-  if (workers > 0) {
-    parsePool ??= new ParsePool(workers, parseHere);
-    parsePool.forLoad(workers, (input) => files.indexOf(input));
-  }
-  const pool = workers > 0 ? parsePool : null;
+  const pool = workers > 0 ? (parsePool ??= new ParsePool(workers, parseHere)) : null;
+  pool?.forLoad(workers, (input) => files.indexOf(input));
   const parse = pool?.parse ?? parseHere;
   // Inputs are read and parsed ahead, up to two per parse worker, but taken strictly in order:
   // what is loaded and reported, and where a full engine stops, are those of reading one by one.
