@@ -69,13 +69,16 @@ function securityHeaders(): Plugin {
 /**
  * The sample data's analysis, computed by the CLI (the same parsers and SQL as the app) so that a
  * first visit shows the sample's summary before DuckDB-WASM has even started; the engine's own
- * analysis of the files replaces it when it arrives. Null when it cannot be computed.
+ * analysis of the files replaces it when it arrives. Throws with the command's exit and standard
+ * error when it cannot be computed: a build without it would ship a page that waits for DuckDB.
  */
-function sampleAnalysis(): string | null {
+function sampleAnalysis(): string {
   const project = import.meta.dirname;
-  const r = spawnSync(path.join(project, 'node_modules', '.bin', 'tsx'), ['src/cli/summarize.ts', '--json', 'sample-results'], { cwd: project, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(path.join(project, 'node_modules', '.bin', 'tsx'), ['src/cli/benchlens.ts', 'summarize', '--json', 'sample-results'], { cwd: project, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   // 1: something in the sample was skipped, and the analysis says so, as the app's would.
-  return (r.status === 0 || r.status === 1) && r.stdout.startsWith('{') ? r.stdout : null;
+  if ((r.status === 0 || r.status === 1) && r.stdout.startsWith('{')) return r.stdout;
+  const exit = r.error ? r.error.message : r.signal ? `signal ${r.signal}` : `exit ${r.status}`;
+  throw new Error(`the sample's analysis (benchlens summarize --json sample-results) failed (${exit}):\n${r.stderr}`);
 }
 
 /**
@@ -84,7 +87,7 @@ function sampleAnalysis(): string | null {
  */
 function sampleResults(): Plugin {
   const root = path.resolve(import.meta.dirname, 'sample-results');
-  let analysis: string | null | undefined;
+  let analysis: string | undefined;
   const list = (): string[] => {
     const out: string[] = [];
     const walk = (dir: string): void => {
@@ -109,8 +112,13 @@ function sampleResults(): Plugin {
         res.end(JSON.stringify(list()));
       });
       server.middlewares.use('/sample-results/analysis.json', (_req, res, next) => {
-        analysis ??= sampleAnalysis();
-        if (analysis === null) return next();
+        try {
+          analysis ??= sampleAnalysis();
+        } catch (error) {
+          // The dev page still works without it (the engine analyses the sample); say why it is missing.
+          server.config.logger.error(error instanceof Error ? error.message : String(error));
+          return next();
+        }
         res.setHeader('Content-Type', 'application/json');
         res.end(analysis);
       });
@@ -125,7 +133,7 @@ function sampleResults(): Plugin {
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'sample-results/index.json', source: JSON.stringify(list()) });
       analysis ??= sampleAnalysis();
-      if (analysis !== null) this.emitFile({ type: 'asset', fileName: 'sample-results/analysis.json', source: analysis });
+      this.emitFile({ type: 'asset', fileName: 'sample-results/analysis.json', source: analysis });
     },
     closeBundle() {
       if (existsSync(root)) cpSync(root, path.join(outDir, 'sample-results'), { recursive: true });

@@ -1,9 +1,9 @@
 /**
- * `npm run --silent chart -- --chart <id> [--out fig.svg] [--json] <file-or-folder>...`: one of the
+ * `benchlens chart --chart <id> [--out fig.svg] [--json] <file-or-folder>...`: one of the
  * dashboard's charts as a standalone SVG document, drawn by the app's own chart components, or the
  * chart's data as JSON; for CI jobs and reports.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_DYNAMODB_PRICES, isPricePresetId, PRICE_PRESET_IDS } from '../analysis/cost.ts';
 import { parseSlaRule } from '../analysis/sla.ts';
@@ -13,7 +13,8 @@ import { renderSvg, themeFromCss } from '../render/svg-figure.ts';
 import { DEFAULT_STATE, type CostParams, type ViewState } from '../state/view-state.ts';
 import { buildRunViews } from '../views/run-views.ts';
 import { loadAndAnalyse } from './load-paths.ts';
-import { reportProblems, runMain } from './run-main.ts';
+import { stylesCss } from './package-files.ts';
+import { reportProblems } from './run-main.ts';
 
 const CHARTS = CHART_KINDS;
 type Chart = ChartKind;
@@ -23,7 +24,7 @@ const CONSISTENCIES = ['strong', 'eventual', 'transactional'] as const;
 /** `clusterMonthly` → `cluster-monthly`: the cost flags are the view state's own names. */
 const flagOf = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-const USAGE = `usage: npm run --silent chart -- --chart <${CHARTS.join('|')}> [--out FILE.svg] [--json]
+export const USAGE = `usage: benchlens chart --chart <${CHARTS.join('|')}> [--out FILE.svg] [--json]
          [--percentile P] [--op OP] [--focus RUN,...] [--sla RULE] [--width W] [--height H]
          [--theme light|dark] [cost options] <file-or-folder>...
 
@@ -62,7 +63,7 @@ interface Options {
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 
-function parseCommandLine(args: string[]): Options | 'help' {
+function parseCommandLine(args: string[]): Options {
   let parsed;
   try {
     parsed = parseArgs({
@@ -82,7 +83,6 @@ function parseCommandLine(args: string[]): Options | 'help' {
         theme: { type: 'string' },
         consistency: { type: 'string' },
         prices: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
         ...Object.fromEntries(COST_NUMBERS.map((k) => [flagOf(k), { type: 'string' as const }])),
       },
     });
@@ -91,7 +91,6 @@ function parseCommandLine(args: string[]): Options | 'help' {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const { values, positionals } = parsed;
-  if (values.help) return 'help';
   const text = (flag: string): string | undefined => {
     const v = (values as Record<string, unknown>)[flag];
     return typeof v === 'string' ? v : undefined;
@@ -150,7 +149,7 @@ function parseCommandLine(args: string[]): Options | 'help' {
   };
 }
 
-async function main(args: string[]): Promise<number> {
+export async function main(args: string[]): Promise<number> {
   let options;
   try {
     options = parseCommandLine(args);
@@ -158,10 +157,6 @@ async function main(args: string[]): Promise<number> {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`error: ${error.message}\n\n${USAGE}\n`);
     return 2;
-  }
-  if (options === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
   }
 
   const { store, analysis } = await loadAndAnalyse(options.paths, options.state.window);
@@ -186,7 +181,7 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ chart: options.chart, runs, data: spec.data }, null, 2)}\n`);
   }
   if (options.out !== null || !options.json) {
-    const { svg, figure } = await renderSvg(spec.element, options.width, options.height, themeFromCss(readFileSync(new URL('../styles.css', import.meta.url), 'utf8'), options.state.theme));
+    const { svg, figure } = await renderSvg(spec.element, options.width, options.height, themeFromCss(stylesCss(), options.state.theme));
     if (options.out !== null) writeFileSync(options.out, svg);
     else process.stdout.write(svg);
     if (figure.empty !== null) process.stderr.write(`the chart is empty: ${figure.empty}\n`);
@@ -194,5 +189,3 @@ async function main(args: string[]): Promise<number> {
   reportProblems(analysis.errors);
   return analysis.errors.length > 0 ? 1 : 0;
 }
-
-runMain(main);

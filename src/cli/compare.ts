@@ -1,5 +1,5 @@
 /**
- * `npm run --silent compare -- [--json] --baseline <folder|label=value> --candidate <folder|label=value>
+ * `benchlens compare [--json] --baseline <folder|label=value> --candidate <folder|label=value>
  * [--percentiles 50,99,99.9] [--sla RULE]... <files-or-folders>`: an A/B comparison with confidence
  * intervals, and capacity and price at an SLA — the same code as the app's Compare and Capacity
  * panels, so both print the same numbers.
@@ -16,9 +16,9 @@ import { DEFAULT_STATE, type RunLabels, type SystemPriceState, type ViewState } 
 import { capacityPoints, pricingOf, resolveSelection, sizedOps, slaRulesOf } from '../views/decide.ts';
 import { buildRunViews } from '../views/run-views.ts';
 import { loadAndAnalyse } from './load-paths.ts';
-import { reportProblems, runMain } from './run-main.ts';
+import { reportProblems } from './run-main.ts';
 
-const USAGE = `usage: npm run --silent compare -- [--json] [--baseline SIDE --candidate SIDE] [--percentiles 50,99,99.9]
+export const USAGE = `usage: benchlens compare [--json] [--baseline SIDE --candidate SIDE] [--percentiles 50,99,99.9]
          [--sla RULE]... [--price SYSTEM=PRICE]... [--labels FILE.json] [--sizing-percentile P]
          [--window FROM-TO] [--resamples N] <files-or-folders>...
 
@@ -72,10 +72,8 @@ function parse(args: string[]) {
       'sizing-percentile': { type: 'string' },
       window: { type: 'string' },
       resamples: { type: 'string' },
-      help: { type: 'boolean' },
     },
   });
-  if (values.help) return 'help' as const;
   if (positionals.length === 0) throw new UsageError('no result files or folders given');
   if ((values.baseline === undefined) !== (values.candidate === undefined)) throw new UsageError('--baseline and --candidate go together');
   if (values.baseline === undefined && !values.sla?.length) throw new UsageError('nothing to do: give --baseline and --candidate, or --sla, or both');
@@ -155,7 +153,7 @@ function capacityJson(rows: readonly CapacityRow[]) {
   return rows.map(({ monthlyCost, costPerKops, ...rest }) => ({ ...rest, ...(monthlyCost !== null ? { monthlyCost } : {}), ...(costPerKops !== null ? { costPerKops } : {}) }));
 }
 
-async function main(args: string[]): Promise<number> {
+export async function main(args: string[]): Promise<number> {
   let options;
   try {
     options = parse(args);
@@ -163,10 +161,6 @@ async function main(args: string[]): Promise<number> {
     if (!(e instanceof UsageError) && !(e instanceof TypeError)) throw e;
     process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`);
     return 2;
-  }
-  if (options === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
   }
   const { store, analysis } = await loadAndAnalyse(options.paths, options.state.window);
   // Labels given by folder or by label, as the app keeps them: by run key.
@@ -227,5 +221,3 @@ async function main(args: string[]): Promise<number> {
   for (const p of result?.problems ?? []) process.stderr.write(`${p}\n`);
   return analysis.errors.length > 0 || (result !== null && (result.problems.length > 0 || result.rows.length === 0)) ? 1 : 0;
 }
-
-runMain(main);

@@ -1,5 +1,5 @@
 /**
- * `npm run --silent cost -- …`: monthly cost of a throughput on DynamoDB vs a node-priced cluster.
+ * `benchlens cost …`: monthly cost of a throughput on DynamoDB vs a node-priced cluster.
  * Prints the comparison as JSON (--json) or as a table; exits 2 with the usage on bad arguments.
  */
 import { parseArgs } from 'node:util';
@@ -19,7 +19,7 @@ import {
   type CostInput,
 } from '../analysis/cost.ts';
 
-const USAGE = `usage: npm run --silent cost -- [--json] --reads-per-s R --writes-per-s W [--item-bytes B]
+export const USAGE = `usage: benchlens cost [--json] --reads-per-s R --writes-per-s W [--item-bytes B]
          --storage-gb G (--cluster-monthly M | --nodes N --node-hourly H)
          [--consistency strong|eventual|transactional] [--prices ${PRICE_PRESET_IDS.join('|')}]
 
@@ -40,7 +40,7 @@ const CONSISTENCIES: readonly Consistency[] = ['strong', 'eventual', 'transactio
 class UsageError extends Error {}
 
 /** Parses the command line into a cost input; throws UsageError on anything it cannot accept. */
-function parseCommandLine(args: string[]): { input: CostInput; preset: DynamoDbPricePreset; json: boolean } | 'help' {
+function parseCommandLine(args: string[]): { input: CostInput; preset: DynamoDbPricePreset; json: boolean } {
   let values;
   try {
     ({ values } = parseArgs({
@@ -49,7 +49,6 @@ function parseCommandLine(args: string[]): { input: CostInput; preset: DynamoDbP
       allowPositionals: false,
       options: {
         json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
         'reads-per-s': { type: 'string' },
         'writes-per-s': { type: 'string' },
         'item-bytes': { type: 'string' },
@@ -65,7 +64,6 @@ function parseCommandLine(args: string[]): { input: CostInput; preset: DynamoDbP
     // parseArgs reports unknown flags, missing values and stray arguments as TypeErrors.
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  if (values.help) return 'help';
 
   const number = (flag: string, text: string | undefined): number | undefined => {
     if (text === undefined) return undefined;
@@ -145,15 +143,11 @@ function formatTable(input: CostInput, preset: DynamoDbPricePreset, result: Cost
   ].join('\n');
 }
 
-function main(args: string[]): number {
+export function main(args: string[]): number {
   let parsed;
   let result;
   try {
     parsed = parseCommandLine(args);
-    if (parsed === 'help') {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
     result = compareCosts(parsed.input);
   } catch (error) {
     // The model's RangeErrors (zero item size, zero cluster cost) are bad arguments too.
@@ -164,5 +158,3 @@ function main(args: string[]): number {
   process.stdout.write(parsed.json ? `${JSON.stringify({ ...result, prices: { preset: parsed.preset.id, asOf: parsed.preset.asOf, ...parsed.preset.prices } }, null, 2)}\n` : `${formatTable(parsed.input, parsed.preset, result)}\n`);
   return 0;
 }
-
-process.exitCode = main(process.argv.slice(2));

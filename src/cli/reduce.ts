@@ -12,9 +12,9 @@ import { dirName, normalisePath } from '../model/naming.ts';
 import type { HdrPrecision, LatencyUnit, ParseIssue, RawSeries, SampleCountColumns } from '../model/types.ts';
 import { display, walk } from './load-paths.ts';
 import { fileRandomAccess } from './random-access.ts';
-import { reportProblems, runMain } from './run-main.ts';
+import { reportProblems } from './run-main.ts';
 
-const USAGE = `usage: npm run --silent reduce -- --out DIR [--precision 3] [--interval 1] [--window 10] [--json]
+export const USAGE = `usage: benchlens reduce --out DIR [--precision 3] [--interval 1] [--window 10] [--json]
     [--map time=col,latency=col:ms,op=col,ok=col,client=col] <raw-files-or-folders>...
 
 Streams raw per-operation files (YCSB raw, per-operation CSV, the load tools' raw outputs,
@@ -194,7 +194,7 @@ function logHeader(target: LogTarget, options: Options): string {
   );
 }
 
-async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[]): Promise<number> {
   const parsed = parseArgs(argv);
   if (typeof parsed === 'string') {
     console.error(`${parsed}\n${USAGE}`);
@@ -385,5 +385,3 @@ async function writeLogs(spoolFile: string, targets: readonly SeriesTarget[][], 
     for (const fd of fds.values()) closeSync(fd);
   }
 }
-
-runMain(main);

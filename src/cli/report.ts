@@ -1,19 +1,20 @@
 /**
- * `npm run --silent report -- --out report.html [options] <file-or-folder>...`: the runs, merged
+ * `benchlens report --out report.html [options] <file-or-folder>...`: the runs, merged
  * figures and charts of the given result files as one self-contained HTML file to attach to a pull
  * request, a ticket or an e-mail (no script, no network needed to read it).
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, statSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseSlaRule } from '../analysis/sla.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { FileProvenance } from '../model/report.ts';
 import { DEFAULT_STATE, type ViewState } from '../state/view-state.ts';
 import { loadAndAnalyse } from './load-paths.ts';
-import { reportProblems, runMain } from './run-main.ts';
+import { packageVersion, stylesCss } from './package-files.ts';
+import { reportProblems } from './run-main.ts';
 
-const USAGE = `usage: npm run --silent report -- --out FILE.html [--title T] [--app-url URL]
+export const USAGE = `usage: benchlens report --out FILE.html [--title T] [--app-url URL]
          [--sla RULE] [--percentile P] [--op OP] [--window FROM-TO] [--focus RUN,...] <file-or-folder>...
 
 Writes one self-contained HTML report: runs and their files (size, SHA-256, command lines), the
@@ -56,10 +57,8 @@ function parse(args: string[]) {
       op: { type: 'string' },
       window: { type: 'string' },
       focus: { type: 'string' },
-      help: { type: 'boolean' },
     },
   });
-  if (values.help) return 'help' as const;
   if (!values.out) throw new UsageError('--out FILE is required');
   if (positionals.length === 0) throw new UsageError('no result files or folders given');
   const state: ViewState = structuredClone(DEFAULT_STATE);
@@ -87,7 +86,7 @@ function parse(args: string[]) {
   return { out: values.out, title: values.title, appUrl: values['app-url'], focus: values.focus?.split(',').filter(Boolean) ?? [], paths: positionals, state };
 }
 
-async function main(args: string[]): Promise<number> {
+export async function main(args: string[]): Promise<number> {
   let options;
   try {
     options = parse(args);
@@ -95,10 +94,6 @@ async function main(args: string[]): Promise<number> {
     if (!(e instanceof UsageError) && !(e instanceof TypeError)) throw e;
     process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`);
     return 2;
-  }
-  if (options === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
   }
   const { loaded, store, analysis } = await loadAndAnalyse(options.paths, options.state.window);
   const labels = new Map(store.runs.map((r) => [r.label, r.key]));
@@ -110,16 +105,15 @@ async function main(args: string[]): Promise<number> {
   const state = { ...options.state, focus: options.focus.map((f) => labels.get(f) ?? f) };
   const files: FileProvenance[] = [];
   for (const f of loaded.files) files.push({ path: f.path, bytes: statSync(f.path).size, sha256: await sha256(f.path), format: f.format });
-  const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const html = await buildReport(store, analysis, {
     state,
     files,
     parsed: loaded.files,
-    cssText: readFileSync(new URL('../styles.css', import.meta.url), 'utf8'),
+    cssText: stylesCss(),
     appUrl: options.appUrl ?? './index.html',
     alwaysAttach: options.appUrl === undefined,
     generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-    version,
+    version: packageVersion(),
     ...(options.title !== undefined ? { title: options.title } : {}),
   });
   writeFileSync(options.out, html);
@@ -127,5 +121,3 @@ async function main(args: string[]): Promise<number> {
   reportProblems(analysis.errors);
   return analysis.errors.length > 0 ? 1 : 0;
 }
-
-runMain(main);

@@ -2,12 +2,11 @@ import { openNodeDb } from '../engine/node-db.ts';
 import { analyseLoaded, type Analysis } from '../engine/analyse.ts';
 import { describeKept, problemsByFile } from '../model/report.ts';
 import { loadPaths } from './load-paths.ts';
-import { runMain } from './run-main.ts';
 import { MappingError, parseMapSpec } from '../formats/csv-mapping.ts';
 import { PERCENTILE_KEYS } from '../model/percentiles.ts';
 import type { OpSummary } from '../model/figures.ts';
 
-const USAGE = `usage: npm run --silent summarize -- [--json] [--map time=col,latency=col:ms,op=col,ok=col,client=col] <file-or-folder>...
+export const USAGE = `usage: benchlens summarize [--json] [--map time=col,latency=col:ms,op=col,ok=col,client=col] <file-or-folder>...
 
 Reads benchmark result files (HdrHistogram logs, .hgrm, YCSB output and raw CSV, per-operation CSV,
 the outputs of the load tools in the README, gzipped or not), groups them into runs (one folder =
@@ -62,13 +61,13 @@ function printReadable(analysis: Analysis): void {
   console.log('\nLatencies in µs. Merged percentiles come from summed histogram buckets or all raw samples.');
 }
 
-async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const mapAt = argv.indexOf('--map');
   const map = mapAt >= 0 ? argv[mapAt + 1] : undefined;
   const paths = argv.filter((a, i) => a !== '--json' && (mapAt < 0 || (i !== mapAt && i !== mapAt + 1)));
   const unknown = paths.filter((a) => a.startsWith('-'));
-  if (paths.length === 0 || unknown.length > 0 || argv.includes('--help') || (mapAt >= 0 && map === undefined)) {
+  if (paths.length === 0 || unknown.length > 0 || (mapAt >= 0 && map === undefined)) {
     console.error(unknown.length ? `unknown option ${unknown.join(', ')}\n${USAGE}` : USAGE);
     return 2;
   }
@@ -88,5 +87,3 @@ async function main(argv: string[]): Promise<number> {
   else printReadable(analysis);
   return analysis.errors.length > 0 ? 1 : 0;
 }
-
-runMain(main);
