@@ -24,7 +24,7 @@ test('the corpus report, opened offline, shows the oracle figures and every char
   test.setTimeout(120_000);
   const out = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-report-')), 'report.html');
   const dirs = ['sweep-uniform-a', 'zipfian-a', 'raw-csv-b', 'intended-a', 'split-for-heat'].map((d) => `${CORPUS}/${d}`);
-  execFileSync('npx', ['tsx', 'src/cli/report.ts', '--out', out, ...dirs], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npx', ['tsx', 'src/cli/benchlens.ts', 'report', '--out', out, ...dirs], { stdio: ['ignore', 'ignore', 'inherit'] });
   console.log(`corpus report: ${statSync(out).size} bytes`);
 
   const requests: string[] = [];

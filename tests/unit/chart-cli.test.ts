@@ -22,7 +22,7 @@ interface Outcome {
 
 function cli(args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'src/cli/chart.ts', ...args], { maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+    execFile('npx', ['tsx', 'src/cli/benchlens.ts', 'chart', ...args], { maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr });
     });
   });
@@ -104,7 +104,7 @@ describe('chart CLI usage', () => {
     ]);
     for (const o of outcomes) {
       expect(o.code, o.stderr).toBe(2);
-      expect(o.stderr).toContain('usage: npm run --silent chart');
+      expect(o.stderr).toContain('usage: benchlens chart');
       expect(o.stdout).toBe('');
     }
     expect(outcomes[0]?.stderr).toContain("got 'pie'");

@@ -23,7 +23,7 @@ interface Outcome {
 
 function cli(args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', 'src/cli/compare.ts', ...args], { maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+    execFile('npx', ['tsx', 'src/cli/benchlens.ts', 'compare', ...args], { maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr });
     });
   });

@@ -175,7 +175,7 @@ describe('readsWritesFromOps', () => {
 describe.concurrent('cost CLI', () => {
   const run = (...args: string[]) =>
     new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile('npx', ['tsx', 'src/cli/cost.ts', ...args], { cwd: REPO_ROOT, encoding: 'utf8' }, (error, stdout, stderr) => {
+      execFile('npx', ['tsx', 'src/cli/benchlens.ts', 'cost', ...args], { cwd: REPO_ROOT, encoding: 'utf8' }, (error, stdout, stderr) => {
         // A non-zero exit arrives as an error carrying the exit code.
         resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr });
       });
@@ -225,6 +225,6 @@ describe.concurrent('cost CLI', () => {
     const result = await run('--json', ...args);
     expect(result.status).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/error: .+\n\nusage: npm run --silent cost --/);
+    expect(result.stderr).toMatch(/error: .+\n\nusage: benchlens cost /);
   });
 });

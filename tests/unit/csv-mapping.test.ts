@@ -128,14 +128,14 @@ describe('summarize --map', () => {
     const file = path.join(dir, 'custom.csv');
     const { text, values } = customCsv(50);
     writeFileSync(file, text);
-    const { stdout } = await run('npx', ['tsx', 'src/cli/summarize.ts', '--json', '--map', 'time=when,latency=dur:us,op=kind,ok=verdict', file]);
+    const { stdout } = await run('npx', ['tsx', 'src/cli/benchlens.ts', 'summarize', '--json', '--map', 'time=when,latency=dur:us,op=kind,ok=verdict', file]);
     const out = JSON.parse(stdout) as { runs: { ops: Record<string, { count: number; max: number }> }[]; files: { format: string }[] };
     expect(out.files.map((f) => f.format)).toEqual(['generic-csv']);
     for (const [op, list] of values) {
       expect(out.runs[0]?.ops[op]?.count).toBe(list.length);
       expect(out.runs[0]?.ops[op]?.max).toBe(Math.max(...list));
     }
-    const bad = await run('npx', ['tsx', 'src/cli/summarize.ts', '--map', 'latency=dur', file]).catch((e: { code: number; stderr: string }) => e);
+    const bad = await run('npx', ['tsx', 'src/cli/benchlens.ts', 'summarize', '--map', 'latency=dur', file]).catch((e: { code: number; stderr: string }) => e);
     expect('code' in bad ? bad.code : 0).toBe(2);
     expect('stderr' in bad ? bad.stderr : '').toMatch(/needs a unit/);
   });

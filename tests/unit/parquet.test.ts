@@ -194,7 +194,7 @@ describe('Parquet input', () => {
     const loaded = await loadPaths([file]);
     expect(loaded.files.map((f) => f.format)).toEqual(['parquet']);
     const out = path.join(dir, 'named-out');
-    const code = await new Promise<number>((resolve) => execFile(process.execPath, ['--import', 'tsx', 'src/cli/reduce.ts', '--out', out, file], (e) => resolve(e ? 1 : 0)));
+    const code = await new Promise<number>((resolve) => execFile(process.execPath, ['--import', 'tsx', 'src/cli/benchlens.ts', 'reduce', '--out', out, file], (e) => resolve(e ? 1 : 0)));
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(path.join(out, 'reduce.json'), 'utf8'));
     expect(report.files[0]).toMatchObject({ format: 'parquet', streamed: true });

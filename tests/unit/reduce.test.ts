@@ -34,7 +34,7 @@ interface Run {
 
 function run(args: readonly string[], nodeArgs: readonly string[] = []): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli/reduce.ts', ...args], { maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli/benchlens.ts', 'reduce', ...args], { maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 3) : 0, stdout, stderr });
     });
   });

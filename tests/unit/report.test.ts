@@ -21,7 +21,7 @@ async function report(args: string[]): Promise<{ html: string; code: number; std
   const dir = mkdtempSync(path.join(tmpdir(), 'benchlens-report-'));
   const out = path.join(dir, 'report.html');
   try {
-    const r = await run('npx', ['tsx', 'src/cli/report.ts', '--out', out, ...args]);
+    const r = await run('npx', ['tsx', 'src/cli/benchlens.ts', 'report', '--out', out, ...args]);
     return { html: readFileSync(out, 'utf8'), code: 0, stderr: r.stderr };
   } catch (e) {
     const err = e as { code: number; stderr: string };

@@ -138,7 +138,7 @@ describe('a broken file fails alone', () => {
 const run = promisify(execFile);
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'src/cli/summarize.ts', ...args], { maxBuffer: 64 << 20 });
+    const { stdout, stderr } = await run('npx', ['tsx', 'src/cli/benchlens.ts', 'summarize', ...args], { maxBuffer: 64 << 20 });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };
