@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMMANDS, dispatch, USAGE } from '../../src/cli/commands.ts';
+import { loadPaths } from '../../src/cli/load-paths.ts';
+import { analyseLoaded } from '../../src/engine/analyse.ts';
+import { openNodeDb } from '../../src/engine/node-db.ts';
+import { themeFromCss } from '../../src/render/svg-figure.ts';
 
 /**
  * benchlens as an installable package: the command table (every command reachable, with its own
@@ -99,7 +103,8 @@ describe('the packed CLI, installed into an empty folder', () => {
     writeFileSync(path.join(app, 'package.json'), '{"private": true}\n');
     const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(work, name)], app);
     if (install.code !== 0) throw new Error(`npm install of the tarball failed (${install.code}):\n${install.stderr}`);
-    cpSync(path.join(REPO, RUN), path.join(app, 'results'), { recursive: true });
+    // The run at the same relative path as in the repository: the same paths in the output.
+    cpSync(path.join(REPO, RUN), path.join(app, RUN), { recursive: true });
   }, 180_000);
 
   afterAll(() => {
@@ -132,16 +137,38 @@ describe('the packed CLI, installed into an empty folder', () => {
     }
   });
 
-  it('summarize --json gives the oracle figures, and the same JSON as the source', async () => {
-    const [installed, source] = await Promise.all([
-      benchlens(['summarize', '--json', 'results']),
-      run(path.join(REPO, 'node_modules/.bin/tsx'), [path.join(REPO, 'src/cli/benchlens.ts'), 'summarize', '--json', 'results'], app),
+  it('imports at run time only Node and the packages of dependencies', () => {
+    const dependencies = Object.keys((JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+    const dist = path.join(app, 'node_modules/benchlens/dist-cli');
+    const code = readdirSync(dist, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(path.join(dist, f), 'utf8'))
+      .join('\n');
+    const specifiers = new Set([...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'.][^"']*)["']/g)].map((m) => m[1]!));
+    const packages = [...specifiers].filter((s) => !s.startsWith('node:')).map((s) => s.split('/').slice(0, s.startsWith('@') ? 2 : 1).join('/'));
+    expect(packages).toContain('@duckdb/duckdb-wasm');
+    expect(packages.filter((p) => !dependencies.includes(p))).toEqual([]);
+  });
+
+  it('summarize --json gives the oracle figures and the JSON of the source; chart draws with the shipped colours', async () => {
+    const [installed, svg, fromSource] = await Promise.all([
+      benchlens(['summarize', '--json', RUN]),
+      benchlens(['chart', '--chart', 'percentiles', '--theme', 'dark', RUN]),
+      // What the source's summarize prints: the same functions, here in the test's process.
+      openNodeDb().then(async (db) => `${JSON.stringify(analyseLoaded(db, await loadPaths([RUN])), null, 2)}\n`),
     ]);
     expect(installed.code, installed.stderr).toBe(0);
-    expect(installed.stdout).toBe(source.stdout);
+    expect(installed.stdout).toBe(fromSource);
+    // chart reads the theme from the package's src/styles.css (without it: exit 3).
+    expect(svg.code, svg.stderr).toBe(0);
+    expect(svg.stdout.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<svg ')).toBe(true);
+    const css = readFileSync(path.join(REPO, 'src/styles.css'), 'utf8');
+    const light = Object.values(themeFromCss(css, 'light').vars);
+    const darkOnly = Object.values(themeFromCss(css, 'dark').vars).filter((v) => /^#[0-9a-f]{6}$/i.test(v) && !light.includes(v));
+    expect(darkOnly.filter((colour) => svg.stdout.includes(`"${colour}"`)).length).toBeGreaterThanOrEqual(3);
     const analysis = JSON.parse(installed.stdout) as { runs: { dir: string; ops: Record<string, Record<string, number>> }[]; errors: unknown[] };
     expect(analysis.errors).toEqual([]);
-    expect(analysis.runs.map((r) => r.dir)).toEqual(['results/target-5000']);
+    expect(analysis.runs.map((r) => r.dir)).toEqual([`${RUN}/target-5000`]);
     const ops = analysis.runs[0]!.ops;
     expect(Object.keys(ops).sort()).toEqual(Object.keys(oracle.ops).sort());
     for (const [op, { merged }] of Object.entries(oracle.ops)) {
@@ -154,8 +181,8 @@ describe('the packed CLI, installed into an empty folder', () => {
   it.skipIf(!Object.hasOwn(COMMANDS, 'check'))('check --junit holds an SLA and fails a broken one, in JUnit XML', async () => {
     // The run's READ p99 is 2,003 µs (the oracle's).
     const [held, broken] = await Promise.all([
-      benchlens(['check', '--junit', 'held.xml', '--sla', 'p99 of READ <= 10 ms', 'results']),
-      benchlens(['check', '--junit', 'broken.xml', '--sla', 'p99 of READ <= 1 ms', 'results']),
+      benchlens(['check', '--junit', 'held.xml', '--sla', 'p99 of READ <= 10 ms', RUN]),
+      benchlens(['check', '--junit', 'broken.xml', '--sla', 'p99 of READ <= 1 ms', RUN]),
     ]);
     expect(held.code, held.stderr).toBe(0);
     expect(broken.code, broken.stderr).toBe(1);
