@@ -26,7 +26,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   cost: { about: 'monthly cost of a throughput on DynamoDB against a node-priced cluster', load: () => import('./cost.ts') },
 };
 
-export const USAGE = `usage: benchlens <command> [options] <files-or-folders>...
+export const USAGE = `usage: benchlens <command> [options] [<files-or-folders>...]
        benchlens <command> --help     the command's options
        benchlens --version
 

@@ -82,16 +82,20 @@ const RUN = 'tests/fixtures/corpus/intended-a';
 const oracle = (JSON.parse(readFileSync(path.join(REPO, 'tests/fixtures/corpus/expected.json'), 'utf8')) as Record<string, { runs: { ops: Record<string, { merged: Record<string, number> }> }[] }>)['intended-a']!.runs[0]!;
 
 describe('the packed CLI, installed into an empty folder', () => {
-  const work = mkdtempSync(path.join(tmpdir(), 'benchlens-package-'));
-  const app = path.join(work, 'app');
+  // Made when the tests run (not when they are collected), and removed after them.
+  let work = '';
+  let app = '';
   const distCli = path.join(REPO, 'dist-cli');
   // dist-cli/ is the build's output (ignored by git): removed again if this test made it.
-  const hadDistCli = existsSync(distCli);
+  let hadDistCli = true;
   let tarball: { name: string; files: string[]; bytes: number } | undefined;
   // The installed command as a shell finds it (its shebang starts Node); npx is tried once below.
   const benchlens = (args: string[]) => run(path.join(app, 'node_modules/.bin/benchlens'), args, app);
 
   beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'benchlens-package-'));
+    app = path.join(work, 'app');
+    hadDistCli = existsSync(distCli);
     const pack = await run('npm', ['pack', '--pack-destination', work], REPO);
     if (pack.code !== 0) throw new Error(`npm pack failed (${pack.code}):\n${pack.stderr}`);
     const name = readdirSync(work).find((f) => f.endsWith('.tgz'));
@@ -108,7 +112,7 @@ describe('the packed CLI, installed into an empty folder', () => {
   }, 180_000);
 
   afterAll(() => {
-    rmSync(work, { recursive: true, force: true });
+    if (work !== '') rmSync(work, { recursive: true, force: true });
     if (!hadDistCli) rmSync(distCli, { recursive: true, force: true });
   });
 
