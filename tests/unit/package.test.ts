@@ -79,6 +79,8 @@ function run(command: string, args: string[], cwd: string): Promise<Outcome> {
 }
 
 const RUN = 'tests/fixtures/corpus/intended-a';
+/** Each command starts Node (and DuckDB-WASM): seconds each, many more on a loaded machine. */
+const SPAWNS = 120_000;
 const oracle = (JSON.parse(readFileSync(path.join(REPO, 'tests/fixtures/corpus/expected.json'), 'utf8')) as Record<string, { runs: { ops: Record<string, { merged: Record<string, number> }> }[] }>)['intended-a']!.runs[0]!;
 
 describe('the packed CLI, installed into an empty folder', () => {
@@ -139,7 +141,7 @@ describe('the packed CLI, installed into an empty folder', () => {
       expect(own[i]?.code, own[i]?.stderr).toBe(0);
       expect(own[i]?.stdout).toBe(`${(await COMMANDS[name]!.load()).USAGE}\n`);
     }
-  });
+  }, SPAWNS);
 
   it('imports at run time only Node and the packages of dependencies', () => {
     const dependencies = Object.keys((JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
@@ -179,7 +181,7 @@ describe('the packed CLI, installed into an empty folder', () => {
       for (const key of ['count', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'p99.99']) expect(ops[op]?.[key], `${op} ${key}`).toBe(merged[key]);
       expect(ops[op]?.mean).toBeCloseTo(merged.mean!, 9);
     }
-  });
+  }, SPAWNS);
 
   // The check command arrives with issue #24's history branch; this runs once it is in the table.
   it.skipIf(!Object.hasOwn(COMMANDS, 'check'))('check --junit holds an SLA and fails a broken one, in JUnit XML', async () => {
@@ -198,5 +200,5 @@ describe('the packed CLI, installed into an empty folder', () => {
     }
     expect(heldXml).not.toContain('<failure');
     expect(brokenXml).toContain('<failure');
-  });
+  }, SPAWNS);
 });
