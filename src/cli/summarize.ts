@@ -1,6 +1,6 @@
 import { openNodeDb } from '../engine/node-db.ts';
 import { analyseLoaded, type Analysis } from '../engine/analyse.ts';
-import { describeKept, problemsByFile } from '../model/report.ts';
+import { describeKept, fileNotes, problemsByFile } from '../model/report.ts';
 import { loadPaths } from './load-paths.ts';
 import { MappingError, parseMapSpec } from '../formats/csv-mapping.ts';
 import { PERCENTILE_KEYS } from '../model/percentiles.ts';
@@ -49,6 +49,11 @@ function printReadable(analysis: Analysis): void {
         .map((l) => `  ${l}`)
         .join('\n'),
     );
+  }
+  const noted = analysis.files.filter((f) => fileNotes(f).length > 0);
+  if (noted.length > 0) {
+    console.log('\nRead with a note:');
+    for (const f of noted) console.log(`  ${f.path}: ${fileNotes(f).join('; ')}`);
   }
   if (analysis.errors.length > 0) {
     console.log(`\n${analysis.errors.length} problem(s); runs built on these files are marked partial:`);

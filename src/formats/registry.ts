@@ -17,6 +17,7 @@ import { pgbenchFormat } from './pgbench.ts';
 import { redisBenchmarkFormat } from './redis-benchmark.ts';
 import { sysbenchFormat } from './sysbench.ts';
 import { scyllaBenchFormat } from './scylla-bench.ts';
+import { findLinePrefix, PrefixStripper, stripPrefixes, type LinePrefixShape } from './line-prefix.ts';
 import { isParquetMagic, PARQUET_MAGIC, readParquet, type RandomAccessInput } from './parquet.ts';
 import { ByteLineSplitter, InputError, InputPipeline, LineSplitter, type ByteLineReader, type Encoding } from './text-input.ts';
 import { vegetaFormat } from './vegeta.ts';
@@ -50,10 +51,17 @@ const DOCUMENT_NAME = /\.(md|markdown|rst|adoc|html?|pdf|png|jpe?g|gif|svg|docx?
 const DOCUMENT_CONTENT = /^(#{1,6} \S|```)/m;
 
 export function detectFormat(rawHead: string, fileName: string): FormatModule | null {
-  // Modules are promised normalised line ends and no BOM: their detectors split on \n, so a file
-  // with CR-only line ends (classic Mac, some Windows tools) was one long line and went to the
-  // wrong module.
-  const head = rawHead.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  return scoredFormat(normalisedHead(rawHead), fileName)?.module ?? null;
+}
+
+/** Modules are promised normalised line ends and no BOM. */
+function normalisedHead(rawHead: string): string {
+  // Their detectors split on \n, so a file with CR-only line ends (classic Mac, some Windows
+  // tools) was one long line and went to the wrong module.
+  return rawHead.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+}
+
+function scoredFormat(head: string, fileName: string): { module: FormatModule; score: number } | null {
   if (DOCUMENT_NAME.test(fileName) || DOCUMENT_CONTENT.test(head)) return null;
   let best: FormatModule | null = null;
   let bestScore = MIN_SCORE;
@@ -64,7 +72,24 @@ export function detectFormat(rawHead: string, fileName: string): FormatModule | 
       bestScore = score;
     }
   }
-  return best;
+  return best ? { module: best, score: bestScore } : null;
+}
+
+/**
+ * The format of a file starting with `rawHead`, and the line prefix to remove from its lines
+ * first (see line-prefix.ts) when one is on most of them and the file reads at least as well
+ * without it: a harness's timestamps never take a file from another format that reads it as it is.
+ */
+export function detectInput(rawHead: string, fileName: string): { module: FormatModule; prefix: LinePrefixShape | null } | null {
+  const head = normalisedHead(rawHead);
+  const plain = scoredFormat(head, fileName);
+  const prefix = findLinePrefix(head);
+  if (prefix) {
+    const stripped = scoredFormat(stripPrefixes(head, prefix), fileName);
+    // The same module on both: its detector looks past the line starts, its parser would not.
+    if (stripped && (stripped.score > (plain?.score ?? 0) || stripped.module === plain?.module)) return { module: stripped.module, prefix };
+  }
+  return plain ? { module: plain.module, prefix: null } : null;
 }
 
 /** A file that could not be read at all. */
@@ -182,7 +207,10 @@ export function partPlan(path: string, headBytes: Uint8Array, options: Pick<Read
     if (e instanceof MappingError) return null;
     throw e;
   }
-  const module = mapping ? genericCsvFormat : options.formatId ? (FORMATS.find((f) => f.id === options.formatId) ?? null) : detectFormat(shown, path);
+  const detected = mapping || options.formatId ? null : detectInput(shown, path);
+  // A file read with its lines' prefix removed is read whole: parts hand lines to the parser directly.
+  if (detected?.prefix) return null;
+  const module = mapping ? genericCsvFormat : options.formatId ? (FORMATS.find((f) => f.id === options.formatId) ?? null) : (detected?.module ?? null);
   const preamble = module?.partPreamble?.(shown);
   if (!module || preamble === null || preamble === undefined) return null;
   return { formatId: module.id, ...(mapping ? { format: { mapping } } : {}), preamble };
@@ -224,6 +252,8 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
   let detectionFailed = false;
   /** A table no format claims, offered for mapping. */
   let unmapped: CsvPreview | null = null;
+  /** The prefix removed from the file's lines, when it has one. */
+  let prefix: PrefixStripper | null = null;
 
   const startParsing = (): void => {
     // Only the documented head: detectors scan it with regular expressions, and a single decoded
@@ -237,7 +267,8 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
       if (!(e instanceof MappingError)) throw e;
       throw new InputError(`${path}: column mapping: ${e.message}`);
     }
-    const module = mapping ? genericCsvFormat : options.formatId ? (FORMATS.find((f) => f.id === options.formatId) ?? null) : detectFormat(shown, path);
+    const detected = mapping || options.formatId ? null : detectInput(shown, path);
+    const module = mapping ? genericCsvFormat : options.formatId ? (FORMATS.find((f) => f.id === options.formatId) ?? null) : (detected?.module ?? null);
     if (!module) {
       detectionFailed = true;
       unmapped = csvPreview(path, shown);
@@ -246,7 +277,14 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
     }
     const p = module.createParser(path, mapping ? { ...options.format, mapping } : options.format);
     parser = p;
-    if (p.lineBytes && encoding === 'utf-8') {
+    if (detected?.prefix) {
+      // Read as text, each line without its prefix; line numbers stay the file's own.
+      const stripper = new PrefixStripper(detected.prefix);
+      prefix = stripper;
+      const text = new LineSplitter((line, lineNo) => p.line(stripper.strip(line), lineNo), path);
+      text.push(head);
+      splitter = text;
+    } else if (p.lineBytes && encoding === 'utf-8') {
       const bytes = new ByteLineSplitter(p as LineParser & ByteLineReader, path);
       for (const chunk of headBytes) bytes.push(chunk);
       splitter = bytes;
@@ -311,6 +349,7 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
   const dropped = truncated ? lines.discardPending() : 0;
   lines.end();
   const file = (parser as ReturnType<FormatModule['createParser']>).finish();
+  if (prefix) file.linePrefix = (prefix as PrefixStripper).stripped;
   if (truncated) {
     const message = dropped > 0 ? `${truncated}; its incomplete last line (line ${lines.linesEmitted + 1}) was not read` : truncated;
     // First: every other error of the file may be a consequence of the cut.

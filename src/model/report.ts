@@ -1,4 +1,4 @@
-import type { ParsedFile } from './types.ts';
+import type { ParsedFile, StrippedPrefix } from './types.ts';
 
 /** What a file gave: how much was kept of what it held, so partial data is never mistaken for whole. */
 export interface FileReport {
@@ -11,6 +11,8 @@ export interface FileReport {
   skipped: number;
   /** Problems reported for the file (skipped lines and file-level notes). */
   problems: number;
+  /** The prefix removed from its lines before they were read (a harness's timestamps). */
+  linePrefix?: StrippedPrefix;
 }
 
 export function fileReport(f: ParsedFile): FileReport {
@@ -25,7 +27,7 @@ export function fileReport(f: ParsedFile): FileReport {
     else if (s.kind === 'raw') samples += s.samples;
     else if (s.kind === 'distribution') rows += s.rows.length;
   }
-  const base = { path: f.path, format: f.format, skipped: f.skippedLines, problems: f.errors.length };
+  const base = { path: f.path, format: f.format, skipped: f.skippedLines, problems: f.errors.length, ...(f.linePrefix ? { linePrefix: f.linePrefix } : {}) };
   if (samples > 0 || f.series.some((s) => s.kind === 'raw') || f.format === 'ycsb-raw' || f.format === 'generic-csv') return { ...base, kept: samples, unit: 'samples' };
   if (intervals > 0 || f.format === 'hdr-log') return { ...base, kept: intervals, unit: 'intervals' };
   if (rows > 0 || f.format === 'hgrm') return { ...base, kept: rows, unit: 'rows' };
@@ -46,6 +48,13 @@ export interface FileProvenance {
 export function describeKept(r: FileReport): string {
   const total = r.kept + r.skipped;
   return r.skipped === 0 ? `all ${r.kept.toLocaleString('en-US')} ${r.unit} loaded` : `${r.kept.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${r.unit} loaded`;
+}
+
+/** What was done to a file before or after reading it, in words: shown beside it in the page and the CLI. */
+export function fileNotes(r: FileReport): string[] {
+  const notes: string[] = [];
+  if (r.linePrefix) notes.push(`line prefix removed before reading (${r.linePrefix.lines.toLocaleString('en-US')} lines): ${r.linePrefix.label}`);
+  return notes;
 }
 
 /** Problems grouped by file, in first-seen order. */

@@ -268,10 +268,26 @@ export interface ParsedFile {
    * grouping falls back to the file name when absent.
    */
   clientHint?: string;
+  /**
+   * The prefix a harness, logger or CI runner wrote before the file's lines (a timestamp), removed
+   * before the format module read them.
+   */
+  linePrefix?: StrippedPrefix;
   errors: ParseIssue[];
   /** Lines that were not used because they were malformed (each also reported in `errors`, capped). */
   skippedLines: number;
   /** Total lines read. */
+  lines: number;
+}
+
+/** The shapes of line prefix recognised (src/formats/line-prefix.ts). */
+export type LinePrefixId = 'syslog-header' | 'bracketed-timestamp' | 'rfc3339-timestamp' | 'syslog-timestamp';
+
+/** What a file entry says about a prefix removed from its lines. */
+export interface StrippedPrefix {
+  shape: LinePrefixId;
+  label: string;
+  /** Lines it was removed from; the file's other lines were read as they are. */
   lines: number;
 }
 

@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 import type { InputFile } from '../engine/protocol.ts';
 import type { ProgressFeed } from './progress-feed.ts';
 import { filesFromInput } from './file-sources.ts';
-import { describeKept, problemsByFile } from '../model/report.ts';
+import { describeKept, fileNotes, problemsByFile } from '../model/report.ts';
 import { formatNumber } from './format.ts';
 import { overallProgress } from './load-eta.ts';
 
@@ -34,6 +34,7 @@ export function LoadPanel({
   const overall = overallProgress(entries, elapsedMs);
   const errors = analysis?.errors ?? [];
   const byFile = problemsByFile(errors);
+  const noted = (analysis?.files ?? []).map((f) => ({ path: f.path, notes: fileNotes(f) })).filter((f) => f.notes.length > 0);
   return (
     <section className="load-panel">
       <div className="pickers">
@@ -85,6 +86,19 @@ export function LoadPanel({
           Ignored {analysis.ignored.length} file(s) that are not benchmark results: {analysis.ignored.slice(0, 5).join(', ')}
           {analysis.ignored.length > 5 ? ', …' : ''}
         </p>
+      )}
+      {noted.length > 0 && (
+        <details className="file-notes" data-testid="file-notes" open={noted.length <= 5}>
+          <summary>{noted.length} file(s) read with a note</summary>
+          <ul>
+            {noted.map((f) => (
+              <li key={f.path}>
+                <span className="file">{f.path}</span>
+                <span className="muted"> — {f.notes.join('; ')}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
       {errors.length > 0 && (
         <details className="errors" data-testid="errors" open={errors.length <= 5}>

@@ -2,6 +2,7 @@ import { genericCsvProperties } from './generic-csv.props.ts';
 import { sandboxReader } from './harness.ts';
 import { hdrLogProperties } from './hdr-log.props.ts';
 import { hgrmProperties } from './hgrm.props.ts';
+import { linePrefixProperties } from './line-prefix.props.ts';
 import { producerArb, producerCases, PRODUCER_IDS } from './producer-fixtures.ts';
 import { formatSuite } from './suite.ts';
 import { ycsbRawProperties } from './ycsb-raw.props.ts';
@@ -20,7 +21,10 @@ ycsbRawProperties(read);
 ycsbTextProperties(read);
 genericCsvProperties(read);
 
+const allProducerCases = [];
 for (const id of PRODUCER_IDS) {
   const cases = await producerCases(id);
+  allProducerCases.push(...cases);
   formatSuite(id, read, producerArb(cases), cases[0]!.path);
 }
+linePrefixProperties(read, allProducerCases);
