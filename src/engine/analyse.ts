@@ -1,6 +1,6 @@
 import { detectSteps, type Step } from '../analysis/steps.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
-import { fileReport, type FileReport } from '../model/report.ts';
+import { fileReports, type FileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { snapshotLevel, type LinkLevel, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
@@ -95,7 +95,7 @@ export function analyseLoaded(
 ): Analysis {
   const store = new Store(db);
   store.addRuns(groupIntoRuns(loaded.files));
-  return analyseStore(store, loaded.errors, loaded.ignored, options, loaded.files.map(fileReport));
+  return analyseStore(store, loaded.errors, loaded.ignored, options, fileReports(loaded.files));
 }
 
 /** Per-second series and steps do not depend on a window: computed once per dataset. */

@@ -2,7 +2,7 @@
 import { CancelledError, isFailed, isUnrecognised, type FileOutcome, type ReadProgress } from '../formats/registry.ts';
 import type { CsvPreview } from '../formats/csv-mapping.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
-import { fileReport } from '../model/report.ts';
+import { fileReports } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { analyseStore } from './analyse.ts';
 import { cellsOf, engineCapacity, memorySettingBytes, tooLargeMessage } from './capacity.ts';
@@ -60,7 +60,7 @@ function engineMemoryBytes(store: Store): number {
 }
 
 function analyse(store: Store, window: AnalysisWindow) {
-  return analyseStore(store, fileErrors, ignored, { window }, parsed.map(fileReport));
+  return analyseStore(store, fileErrors, ignored, { window }, fileReports(parsed, regrouping));
 }
 
 function rebuild(store: Store): void {
@@ -211,7 +211,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
   }
   rebuild(store);
   // The figures first: the throughput timelines and their steps take as long again.
-  post({ id, type: 'summary', analysis: analyseStore(store, fileErrors, ignored, { window }, parsed.map(fileReport), 'pending') });
+  post({ id, type: 'summary', analysis: analyseStore(store, fileErrors, ignored, { window }, fileReports(parsed, regrouping), 'pending') });
   return { analysis: analyse(store, window), loadedFiles, cancelled, unmapped };
 }
 

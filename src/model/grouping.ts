@@ -3,11 +3,12 @@ import {
   clientFromFileName,
   dirName,
   normalisePath,
+  opKind,
   reportOf,
   splitClientAndOp,
   withoutCompression,
 } from './naming.ts';
-import type { FormatId, LatencySeries, OverallSummary, ParsedFile, StatusPoint, YcsbCommandLine } from './types.ts';
+import { FORMAT_IDS, type FormatId, type LatencySeries, type OverallSummary, type ParsedFile, type StatusPoint, type YcsbCommandLine } from './types.ts';
 
 /**
  * Grouping files into runs and clients with no side files: a folder is one run (one benchmark
@@ -91,11 +92,13 @@ export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<
     return c;
   };
 
+  const notCounted = new Set(sameRequests(files, overrides).filter((d) => !d.counted).map((d) => d.path));
   for (const file of files) {
-    const runKey = overrides[file.path] ?? dirName(normalisePath(file.path));
+    const runKey = runKeyOf(file, overrides);
     paths.set(runKey, [...(paths.get(runKey) ?? []), file.path]);
     const touched = new Set<ClientData>();
-    for (const s of file.series) {
+    // A file holding the same requests as another of the run (see sameRequests) adds none of them.
+    for (const s of notCounted.has(file.path) ? [] : file.series) {
       const c = clientFor(runKey, clientOf(file, s));
       c.series.push({ file: baseName(file.path), format: file.format, data: s });
       touched.add(c);
@@ -122,6 +125,122 @@ export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<
       .filter((c) => c.series.length > 0 || c.commandLine || c.overall || c.status)
       .sort((a, b) => naturalCompare(a.name, b.name)),
   }));
+}
+
+function runKeyOf(file: ParsedFile, overrides: Readonly<Record<string, string>>): string {
+  return overrides[file.path] ?? dirName(normalisePath(file.path));
+}
+
+/** Two files of a run that hold the same requests: one is counted, the other is not. */
+export interface SameRequests {
+  path: string;
+  /** The other file. */
+  other: string;
+  /** Whether this file's series are the ones counted. */
+  counted: boolean;
+  reason: string;
+}
+
+/** Generic formats: their files beside each other are different clients' or complement each other (YCSB's stdout and its HDR logs). */
+const GENERIC_FORMATS: readonly FormatId[] = ['hdr-log', 'hgrm', 'ycsb-raw', 'ycsb-text', 'generic-csv', 'parquet'];
+const PRODUCER_FORMATS = new Set(FORMAT_IDS.filter((f) => !GENERIC_FORMATS.includes(f)));
+
+/** What a file says about its requests: operations counted per interval, in time order, and how exactly. */
+interface RequestPrint {
+  file: ParsedFile;
+  client: string;
+  /** Requests per interval (per second for raw samples), in time order. */
+  timeline: number[];
+  total: number;
+  /** Per counted operation of raw samples: samples and the sum of their values (null when not all series are raw). */
+  rawSums: Map<string, string> | null;
+  /** 2: exact latencies (histograms, raw samples); 1: a tool's interval figures. */
+  exactness: number;
+  /** Raw samples timed to the millisecond (not only whole seconds). */
+  msTimes: boolean;
+}
+
+function requestPrint(file: ParsedFile): RequestPrint | null {
+  const counted = file.series.filter((s) => s.scope !== 'run' && (opKind(s.op) === 'op' || opKind(s.op) === 'failed'));
+  const timed = counted.filter((s) => s.kind === 'raw' || s.kind === 'histogram' || s.kind === 'intervals');
+  if (timed.length === 0) return null;
+  const perTime = new Map<number, number>();
+  const add = (t: number, n: number) => perTime.set(t, (perTime.get(t) ?? 0) + n);
+  let rawSums: Map<string, string> | null = new Map();
+  let msTimes = false;
+  for (const s of timed) {
+    if (s.kind === 'raw') {
+      let sum = 0;
+      for (let i = 0; i < s.counts.n.length; i++) {
+        const n = s.counts.n[i] as number;
+        add(s.counts.sec[i] as number, n);
+        sum += (s.counts.value[i] as number) * n;
+      }
+      rawSums?.set(`${s.op}|${s.unit}`, `${s.samples}|${sum}`);
+      if ((s.firstMs !== null && s.firstMs % 1000 !== 0) || (s.lastMs !== null && s.lastMs % 1000 !== 0)) msTimes = true;
+    } else {
+      rawSums = null;
+      if (s.kind === 'histogram') for (const i of s.intervals) add(i.startUs, i.histogram.totalCount);
+      else for (const r of s.rows) add(r.startUs, r.count);
+    }
+  }
+  if (timed.some((s) => s.kind !== 'raw')) rawSums = null;
+  const timeline = [...perTime].sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+  const total = timeline.reduce((a, b) => a + b, 0);
+  const exactness = timed.every((s) => s.kind === 'raw' || s.kind === 'histogram') ? 2 : 1;
+  return { file, client: clientOf(file), timeline, total, rawSums, exactness, msTimes };
+}
+
+const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+const sameMap = (a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>) => a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
+
+/**
+ * Files of one run that hold the same requests, written twice by one tool (k6's `--out csv` and
+ * `--out json` of one run; scylla-bench's text log and its `-hdr-latency-file`): counted once.
+ * Two files of one producer are the same requests when their operations completed per interval
+ * are the same, interval by interval, and either they are raw samples whose latencies add up to
+ * the same sum per operation, or they belong to the same client by name (two clients of a
+ * fixed-rate run can complete the same numbers per second, not the same latencies). The file
+ * counted is the exact one (histograms or raw samples over a tool's interval figures), then the
+ * one timed to the millisecond, then the first by path.
+ */
+export function sameRequests(files: readonly ParsedFile[], overrides: Readonly<Record<string, string>> = {}): SameRequests[] {
+  const groups = new Map<string, RequestPrint[]>();
+  for (const file of files) {
+    if (!PRODUCER_FORMATS.has(file.format)) continue;
+    const print = requestPrint(file);
+    if (!print || print.total === 0) continue;
+    const key = `${runKeyOf(file, overrides)}\u0000${file.format}`;
+    groups.set(key, [...(groups.get(key) ?? []), print]);
+  }
+  const out: SameRequests[] = [];
+  const taken = new Set<string>();
+  for (const prints of groups.values()) {
+    prints.sort((a, b) => naturalCompare(a.file.path, b.file.path));
+    for (let i = 0; i < prints.length; i++) {
+      for (let j = i + 1; j < prints.length; j++) {
+        const a = prints[i] as RequestPrint;
+        const b = prints[j] as RequestPrint;
+        if (taken.has(a.file.path) || taken.has(b.file.path) || a.total !== b.total || !sameList(a.timeline, b.timeline)) continue;
+        const sameSamples = a.rawSums !== null && b.rawSums !== null && sameMap(a.rawSums, b.rawSums);
+        if (!sameSamples && a.client !== b.client) continue;
+        const keepB = b.exactness > a.exactness || (b.exactness === a.exactness && b.msTimes && !a.msTimes);
+        const [kept, dropped] = keepB ? [b, a] : [a, b];
+        const why =
+          kept.exactness > dropped.exactness
+            ? `${baseName(kept.file.path)} has exact latencies`
+            : kept.msTimes && !dropped.msTimes
+              ? `${baseName(kept.file.path)} times them to the millisecond`
+              : `both hold them exactly; the first is counted`;
+        const what = sameSamples ? `the same ${kept.total.toLocaleString('en-US')} samples (same latencies)` : `the same ${kept.total.toLocaleString('en-US')} requests (same count in each of ${kept.timeline.length} intervals)`;
+        out.push({ path: kept.file.path, other: dropped.file.path, counted: true, reason: `${what}; ${why}` });
+        out.push({ path: dropped.file.path, other: kept.file.path, counted: false, reason: `${what}; ${why}` });
+        taken.add(a.file.path);
+        taken.add(b.file.path);
+      }
+    }
+  }
+  return out;
 }
 
 /**

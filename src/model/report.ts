@@ -1,3 +1,4 @@
+import { sameRequests, type SameRequests } from './grouping.ts';
 import type { ParsedFile, StrippedPrefix } from './types.ts';
 
 /** What a file gave: how much was kept of what it held, so partial data is never mistaken for whole. */
@@ -13,6 +14,8 @@ export interface FileReport {
   problems: number;
   /** The prefix removed from its lines before they were read (a harness's timestamps). */
   linePrefix?: StrippedPrefix;
+  /** Another file of its run holds the same requests: which, whether this one is counted, and why. */
+  sameRequests?: Omit<SameRequests, 'path'>;
 }
 
 export function fileReport(f: ParsedFile): FileReport {
@@ -34,6 +37,16 @@ export function fileReport(f: ParsedFile): FileReport {
   return { ...base, kept: f.lines - f.skippedLines, unit: 'lines' };
 }
 
+/** Every file's report, with the files of a run that hold the same requests marked (see `sameRequests`); `overrides` as for `groupIntoRuns`. */
+export function fileReports(files: readonly ParsedFile[], overrides: Readonly<Record<string, string>> = {}): FileReport[] {
+  const same = new Map(sameRequests(files, overrides).map(({ path, ...rest }) => [path, rest]));
+  return files.map((f) => {
+    const r = fileReport(f);
+    const s = same.get(f.path);
+    return s ? { ...r, sameRequests: s } : r;
+  });
+}
+
 /** A file as a report names it: what was read, how big, its hash. */
 export interface FileProvenance {
   path: string;
@@ -53,6 +66,8 @@ export function describeKept(r: FileReport): string {
 /** What was done to a file before or after reading it, in words: shown beside it in the page and the CLI. */
 export function fileNotes(r: FileReport): string[] {
   const notes: string[] = [];
+  const same = r.sameRequests;
+  if (same) notes.push(same.counted ? `counted; ${same.other} holds ${same.reason}` : `not counted: ${same.other} holds ${same.reason}`);
   if (r.linePrefix) notes.push(`line prefix removed before reading (${r.linePrefix.lines.toLocaleString('en-US')} lines): ${r.linePrefix.label}`);
   return notes;
 }
