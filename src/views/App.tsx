@@ -8,7 +8,7 @@ import { decodeState, encodeState, type RunLabels, type ViewState } from '../sta
 import { carriedDecisions } from '../state/decisions.ts';
 import { ChartArea } from './ChartArea.tsx';
 import { ExportContext, type ExportSettings } from './ExportMenu.tsx';
-import { fileFromReference, filesFromDrop, remoteHosts, sampleAnalysis, sampleReferences } from './file-sources.ts';
+import { fileFromReference, filesFromDrop, filesFromFolders, isFolderReference, remoteHosts, sampleAnalysis, sampleReferences } from './file-sources.ts';
 import { CsvMappingPanel } from './CsvMappingPanel.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
 import { buildRunViews, colourMap, pageTitle } from './run-views.ts';
@@ -77,7 +77,19 @@ export function App() {
     [engine],
   );
 
-  const loadRefs = useCallback((refs: string[]) => loadInputs(refs.map((r) => fileFromReference(r, base)), true), [loadInputs, base]);
+  /** How the folders a link names were listed (shown beside the files). */
+  const [folderNotes, setFolderNotes] = useState<string[]>([]);
+  const loadRefs = useCallback(
+    async (refs: string[]) => {
+      const folders = refs.filter((r) => isFolderReference(r, base));
+      const listed = folders.length > 0 ? await filesFromFolders(folders, base) : null;
+      setFolderNotes(listed?.notes ?? []);
+      if (listed && listed.problems.length > 0) setNotices((n) => [...n, ...listed.problems]);
+      const files = refs.filter((r) => !isFolderReference(r, base)).map((r) => fileFromReference(r, base));
+      return loadInputs([...files, ...(listed?.files ?? [])], true);
+    },
+    [loadInputs, base, setNotices],
+  );
 
   // First load: files named in the link (asking before contacting other hosts), else the sample data.
   useEffect(() => {
@@ -282,7 +294,7 @@ export function App() {
           </div>
         )}
         {remoteConfirm}
-        <LoadPanel onFiles={loadLocal} progressFeed={engine.progressFeed} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} />
+        <LoadPanel onFiles={loadLocal} progressFeed={engine.progressFeed} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} folderNotes={folderNotes} />
         <CsvMappingPanel previews={engine.unmapped} onApply={applyCsvMapping} />
         {views.length > 0 && (
           <>

@@ -19,6 +19,7 @@ export function LoadPanel({
   cancelled,
   onCancel,
   analysis,
+  folderNotes = [],
 }: {
   onFiles: (files: InputFile[]) => void;
   progressFeed: ProgressFeed;
@@ -26,6 +27,8 @@ export function LoadPanel({
   cancelled: boolean;
   onCancel: () => void;
   analysis: Analysis | null;
+  /** How the folders a link names were listed. */
+  folderNotes?: readonly string[];
 }) {
   const { progress, elapsedMs } = useSyncExternalStore(progressFeed.subscribe, progressFeed.get);
   const entries = Object.values(progress);
@@ -80,6 +83,11 @@ export function LoadPanel({
             </ul>
           )}
         </div>
+      )}
+      {folderNotes.length > 0 && (
+        <p className="muted small" data-testid="folder-sources">
+          Folders read: {folderNotes.join('; ')}
+        </p>
       )}
       {analysis && analysis.ignored.length > 0 && (
         <p className="muted small" data-testid="ignored" title={analysis.ignored.join('\n')}>
