@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { genericCsvProperties } from './generic-csv.props.ts';
+import { ycsbTextArb } from './generators.ts';
 import { sandboxReader } from './harness.ts';
 import { hdrLogProperties } from './hdr-log.props.ts';
 import { hgrmProperties } from './hgrm.props.ts';
@@ -27,4 +29,4 @@ for (const id of PRODUCER_IDS) {
   allProducerCases.push(...cases);
   formatSuite(id, read, producerArb(cases), cases[0]!.path);
 }
-linePrefixProperties(read, allProducerCases);
+linePrefixProperties(read, fc.oneof(producerArb(allProducerCases), ycsbTextArb));
