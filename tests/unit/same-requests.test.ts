@@ -106,3 +106,24 @@ describe("scylla-bench's text log beside its HDR log", () => {
     expect(a.runs[0]?.ops.write?.count).toBe(60000);
   });
 });
+
+describe('the other producers that write one run twice', () => {
+  it("vegeta's results encoded to CSV and to JSON: counted once, the first of two equally exact files", async () => {
+    const dir = folder('vegeta-run');
+    for (const f of ['mixed.csv', 'mixed.json']) copyFileSync(path.join('tests/fixtures/vegeta', f), path.join(dir, f));
+    const a = await analyse(dir);
+    expect(a.runs[0]?.ops['GET http://127.0.0.1:18080/index.html']?.count).toBe(50);
+    expect(a.runs[0]?.totalOps).toBe(200);
+    expect(entry(a, 'mixed.csv')?.sameRequests).toMatchObject({ counted: true, reason: 'the same 200 samples (same latencies); both hold them exactly; the first is counted' });
+    expect(entry(a, 'mixed.json')?.sameRequests?.counted).toBe(false);
+  });
+
+  it("cassandra-stress's text log beside its -log hdrfile: counted once, from the histograms", async () => {
+    const dir = folder('cs-run');
+    for (const f of ['mixed-fixed2000.log', 'mixed-fixed2000.hdr']) copyFileSync(path.join('tests/fixtures/cassandra-stress', f), path.join(dir, f));
+    const a = await analyse(dir);
+    expect(a.runs[0]?.ops.READ).toMatchObject({ count: 30186, source: 'histogram', exact: true });
+    expect(a.runs[0]?.ops.WRITE?.count).toBe(9823);
+    expect(entry(a, 'mixed-fixed2000.log')?.sameRequests).toMatchObject({ counted: false, reason: 'the same 40,009 requests (same count in each of 21 intervals); mixed-fixed2000.hdr has exact latencies' });
+  });
+});
