@@ -46,6 +46,13 @@ function useViewState() {
   return { state, update, setState, notices, setNotices };
 }
 
+/** What a link names: "3 file(s)", "the files of 1 folder(s)", or both joined by "and". */
+function describeRefs(refs: readonly string[], base: string): string {
+  const folders = refs.filter((r) => isFolderReference(r, base)).length;
+  const files = refs.length - folders;
+  return [files > 0 ? `${files} file(s)` : '', folders > 0 ? `the files of ${folders} folder(s)` : ''].filter(Boolean).join(' and ');
+}
+
 export function App() {
   const { state, update, setState, notices, setNotices } = useViewState();
   const engine = useEngine(state.window, state.regroup);
@@ -224,7 +231,7 @@ export function App() {
 
   const remoteConfirm = pendingHosts && source.kind === 'link' && (
     <div className="notice" data-testid="remote-confirm">
-      This link loads {source.refs.length} file(s) from {pendingHosts.join(', ')}. Nothing is sent to them beyond the requests for these files.{' '}
+      This link loads {describeRefs(source.refs, base)} from {pendingHosts.join(', ')}. Nothing is sent to them beyond the requests for these files{source.refs.some((r) => isFolderReference(r, base)) ? ' and their folder listings' : ''}.{' '}
       <button
         type="button"
         onClick={() => {

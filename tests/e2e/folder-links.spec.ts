@@ -36,3 +36,13 @@ test("a folder the host does not list is refused with the reason, not read as a 
   await expect(page.getByRole('status')).toContainText('no-such-folder/ answered with an HTML page that is not a directory listing (nginx, Apache or python -m http.server); list its files in benchlens.json');
   await expect(page.getByTestId('ignored')).toHaveCount(0);
 });
+
+test('a folder on another host is named before its listing is fetched, and not fetched when declined', async ({ page }) => {
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto('/#files=https://results.example.org/runs/');
+  await expect(page.getByTestId('remote-confirm')).toContainText('This link loads the files of 1 folder(s) from results.example.org. Nothing is sent to them beyond the requests for these files and their folder listings.');
+  await page.getByRole('button', { name: "Don't load" }).click();
+  await page.waitForTimeout(300);
+  expect(requests.some((u) => u.includes('results.example.org'))).toBe(false);
+});
