@@ -164,30 +164,31 @@ function requestPrint(file: ParsedFile): RequestPrint | null {
   const counted = file.series.filter((s) => s.scope !== 'run' && (opKind(s.op) === 'op' || opKind(s.op) === 'failed'));
   const timed = counted.filter((s) => s.kind === 'raw' || s.kind === 'histogram' || s.kind === 'intervals');
   if (timed.length === 0) return null;
+  // Keyed by start in µs, whatever the kind: raw samples by their second.
   const perTime = new Map<number, number>();
-  const add = (t: number, n: number) => perTime.set(t, (perTime.get(t) ?? 0) + n);
-  let rawSums: Map<string, string> | null = new Map();
+  const add = (us: number, n: number) => perTime.set(us, (perTime.get(us) ?? 0) + n);
+  const allRaw = timed.every((s) => s.kind === 'raw');
+  const rawSums = allRaw ? new Map<string, string>() : null;
   let msTimes = false;
   for (const s of timed) {
     if (s.kind === 'raw') {
       let sum = 0;
       for (let i = 0; i < s.counts.n.length; i++) {
         const n = s.counts.n[i] as number;
-        add(s.counts.sec[i] as number, n);
+        add((s.counts.sec[i] as number) * 1e6, n);
         sum += (s.counts.value[i] as number) * n;
       }
       rawSums?.set(`${s.op}|${s.unit}`, `${s.samples}|${sum}`);
       if ((s.firstMs !== null && s.firstMs % 1000 !== 0) || (s.lastMs !== null && s.lastMs % 1000 !== 0)) msTimes = true;
+    } else if (s.kind === 'histogram') {
+      for (const i of s.intervals) add(i.startUs, i.histogram.totalCount);
     } else {
-      rawSums = null;
-      if (s.kind === 'histogram') for (const i of s.intervals) add(i.startUs, i.histogram.totalCount);
-      else for (const r of s.rows) add(r.startUs, r.count);
+      for (const r of s.rows) add(r.startUs, r.count);
     }
   }
-  if (timed.some((s) => s.kind !== 'raw')) rawSums = null;
   const timeline = [...perTime].sort((a, b) => a[0] - b[0]).map(([, n]) => n);
   const total = timeline.reduce((a, b) => a + b, 0);
-  const exactness = timed.every((s) => s.kind === 'raw' || s.kind === 'histogram') ? 2 : 1;
+  const exactness = timed.every((s) => s.kind !== 'intervals') ? 2 : 1;
   return { file, client: clientOf(file), timeline, total, rawSums, exactness, msTimes };
 }
 
