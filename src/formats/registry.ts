@@ -17,6 +17,7 @@ import { pgbenchFormat } from './pgbench.ts';
 import { redisBenchmarkFormat } from './redis-benchmark.ts';
 import { sysbenchFormat } from './sysbench.ts';
 import { scyllaBenchFormat } from './scylla-bench.ts';
+import { listingServer } from './listing-page.ts';
 import { findLinePrefix, PrefixStripper, stripPrefixes, type LinePrefixShape } from './line-prefix.ts';
 import { isParquetMagic, PARQUET_MAGIC, readParquet, type RandomAccessInput } from './parquet.ts';
 import { ByteLineSplitter, InputError, InputPipeline, LineSplitter, type ByteLineReader, type Encoding } from './text-input.ts';
@@ -254,6 +255,8 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
   let unmapped: CsvPreview | null = null;
   /** The prefix removed from the file's lines, when it has one. */
   let prefix: PrefixStripper | null = null;
+  /** The file is a web server's listing of the folder `path` (linked without its trailing '/'). */
+  let listingOf: string | null = null;
 
   const startParsing = (): void => {
     // Only the documented head: detectors scan it with regular expressions, and a single decoded
@@ -271,6 +274,8 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
     const module = mapping ? genericCsvFormat : options.formatId ? (FORMATS.find((f) => f.id === options.formatId) ?? null) : (detected?.module ?? null);
     if (!module) {
       detectionFailed = true;
+      // A link to a folder without its trailing '/' fetches the host's listing of it.
+      if (!/\.[A-Za-z0-9]{1,8}$/.test(baseName(path)) && listingServer(shown) !== null) listingOf = path;
       unmapped = csvPreview(path, shown);
       pipeline.stop();
       return;
@@ -340,6 +345,7 @@ async function readFileUnguarded(path: string, chunks: AsyncIterable<Uint8Array>
     if (head.trim().length === 0) return failure(path, truncated ?? EMPTY);
     startParsing();
   }
+  if (listingOf) return failure(path, `${path} is a web server's listing of a folder: link it with a trailing / (${path}/) to read the files it lists`);
   if (detectionFailed || !splitter || !parser) {
     return unmapped ? { ...failure(path, NEEDS_MAPPING), csv: unmapped } : failure(path, UNRECOGNISED);
   }

@@ -1,3 +1,5 @@
+import { listingServer } from '../formats/listing-page.ts';
+
 /**
  * A link to a folder (`#files=some/folder/`) names the files a static host lists there: its
  * directory listing (nginx or Apache autoindex, `python -m http.server`), an S3 bucket listing
@@ -75,15 +77,6 @@ export function anchorHrefs(html: string): string[] {
     at = close + 1;
   }
   return out;
-}
-
-/** Which server wrote a listing page, from its title; null for any other HTML. */
-function listingServer(html: string): ListingKind | null {
-  const title = /<title>([^<]{0,500})<\/title>/i.exec(html)?.[1] ?? '';
-  if (/^Directory listing for \//.test(title)) return 'python';
-  // nginx titles the folder with its trailing slash; Apache without, and signs or sorts its listing.
-  if (/^Index of \//.test(title)) return title.endsWith('/') && !/<address>Apache|\?C=N;O=D/.test(html) ? 'nginx' : 'apache';
-  return null;
 }
 
 /**

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anchorHrefs, ListingError, MAX_LISTED_FILES, parseListingHtml, parseManifest, parseS3Listing } from '../../src/state/folder-listing.ts';
+import { isFailed, isUnrecognised, readText } from '../../src/formats/registry.ts';
 import { filesFromFolders, isFolderReference } from '../../src/views/file-sources.ts';
 
 /**
@@ -181,5 +182,21 @@ describe('reading a linked folder', () => {
     expect(isFolderReference('results/', `${HOST}/app/`)).toBe(true);
     expect(isFolderReference('results/a.log', `${HOST}/app/`)).toBe(false);
     expect(isFolderReference('https://other.example/x/', `${HOST}/app/`)).toBe(true);
+  });
+});
+
+describe('a folder linked without its trailing /', () => {
+  for (const { prefix } of SERVERS) {
+    it(`${prefix}: its listing, read as a file, says to add the /, instead of being passed over`, async () => {
+      const outcome = await readText('results/run-a', fixture(`${prefix}-run-a.html`));
+      if (!isFailed(outcome)) throw new Error('read as results');
+      expect(isUnrecognised(outcome)).toBe(false);
+      expect(outcome.errors[0]?.message).toBe("results/run-a is a web server's listing of a folder: link it with a trailing / (results/run-a/) to read the files it lists");
+    });
+  }
+
+  it('a listing saved as a page in a folder is a document beside the results, passed over', async () => {
+    const outcome = await readText('results/index.html', fixture('nginx-1.22.1-run-a.html'));
+    expect(isFailed(outcome) && isUnrecognised(outcome)).toBe(true);
   });
 });
