@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anchorHrefs, ListingError, MAX_LISTED_FILES, parseListingHtml, parseManifest, parseS3Listing } from '../../src/state/folder-listing.ts';
 import { isFailed, isUnrecognised, readText } from '../../src/formats/registry.ts';
@@ -198,5 +199,33 @@ describe('a folder linked without its trailing /', () => {
   it('a listing saved as a page in a folder is a document beside the results, passed over', async () => {
     const outcome = await readText('results/index.html', fixture('nginx-1.22.1-run-a.html'));
     expect(isFailed(outcome) && isUnrecognised(outcome)).toBe(true);
+  });
+});
+
+describe('listing scanner under hostile input', () => {
+  const pieces = fc.constantFrom('<a href="', '<a href=', "<a href='", '"', "'", '>', '</a>', '../', '..', '%2e%2e/', '//', '/', 'http://evil.example/', 'x.log', 'sub/', '?q', '#f', '&amp;', '&#47;', '&#x2e;&#x2e;/', ' ', '\n', '<', 'href=', 'javascript:', '\\');
+  it('whatever the links, only URLs below the folder on its host come out', () => {
+    const top = folder('results/run-a/');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(pieces, fc.string({ maxLength: 8 })), { maxLength: 80 }), (parts) => {
+        const page = fixture('nginx-1.22.1-run-a.html').replace('</pre>', `${parts.join('')}</pre>`);
+        const listing = parseListingHtml(page, top);
+        for (const u of [...listing.files, ...listing.folders]) {
+          const url = new URL(u);
+          expect(url.origin).toBe(top.origin);
+          expect(url.pathname.startsWith(top.pathname) && url.pathname.length > top.pathname.length).toBe(true);
+          expect(url.search + url.hash).toBe('');
+          expect(decodeURIComponent(url.pathname).split('/')).not.toContain('..');
+        }
+      }),
+      { numRuns: 300, seed: 20261127 },
+    );
+  });
+
+  it('stays linear on a page of unclosed tags', () => {
+    const page = `<title>Index of /x/</title>${'<a href="'.repeat(200_000)}`;
+    const t0 = performance.now();
+    parseListingHtml(page, folder('x/'));
+    expect(performance.now() - t0).toBeLessThan(1000);
   });
 });
