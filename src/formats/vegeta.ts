@@ -5,6 +5,7 @@ import { parseTimestampMs } from './csv-columns.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { QuotedLines } from './quoted-records.ts';
+import { outcomeSeries } from './outcomes.ts';
 import { SampleCounter } from './sample-counter.ts';
 
 /**
@@ -23,9 +24,10 @@ import { SampleCounter } from './sample-counter.ts';
  *   prefixes it. Failed results are `<operation>-FAILED`.
  * - `vegeta report -type=json`: one summary: `latencies` {total, mean, 50th, 90th, 95th, 99th, max,
  *   min} in integer ns, `requests`, `status_codes`, `success`, `errors`. Its percentiles are
- *   vegeta's t-digest estimates over all requests, failed ones included (vegeta keeps no other);
- *   the operation `requests` carries them and counts the 2xx/3xx responses (from `status_codes`),
- *   `requests-FAILED` counts the rest.
+ *   vegeta's t-digest estimates over all requests, failed ones included (vegeta keeps no other):
+ *   `requests` counts the 2xx/3xx responses (from `status_codes`), `requests-FAILED` the rest, and
+ *   the latencies go to `requests (all requests)` with every request's count (src/formats/
+ *   outcomes.ts) — to `requests` only when none failed, to `requests-FAILED` when all did.
  * - `vegeta report` (text): the same figures as Go durations rounded to the next smaller unit
  *   (`1.825ms`, `214.519µs`, `1m2.5s`); older versions print fewer latency columns, which are read
  *   by the labels in brackets. A file with several reports (one per attacker, appended) keeps each
@@ -330,8 +332,8 @@ class VegetaParser implements LineParser {
     });
   }
 
-  private reportSeries(): SummarySeries[] {
-    const out: SummarySeries[] = [];
+  private reportSeries(): LatencySeries[] {
+    const out: LatencySeries[] = [];
     const several = this.reports.length > 1;
     this.reports.forEach((r, i) => {
       const client = several ? { client: `report ${i + 1}` } : {};
@@ -342,11 +344,13 @@ class VegetaParser implements LineParser {
       }
       const ok = r.successes === null || r.successes > r.requests ? r.requests : r.successes;
       const { min = null, mean = null, max = null, ...rest } = r.latencies;
-      const percentiles = r.requests > 0 ? Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('p'))) : {};
-      const figures = r.requests > 0 ? { mean, min, max } : { mean: null, min: null, max: null };
+      const percentiles = Object.fromEntries(Object.entries(rest).filter(([k]) => k.startsWith('p')));
       // A report covers the attack's whole run: beside its results it is their report (scope 'run').
-      out.push({ kind: 'summary', op: REPORT_OP, unit: 'ns', count: ok, ...figures, percentiles, returns: {}, scope: 'run', ...client });
-      if (r.requests > ok) out.push({ kind: 'summary', op: `${REPORT_OP}-FAILED`, unit: 'ns', count: r.requests - ok, mean: null, min: null, max: null, percentiles: {}, returns: {}, scope: 'run', ...client });
+      const base = { unit: 'ns' as const, scope: 'run' as const, ...client };
+      // vegeta's latencies are of every request, failed ones included (lib/metrics.go adds each result's latency).
+      const figures = (op: string, count: number): SummarySeries =>
+        count > 0 ? { kind: 'summary', op, count, mean, min, max, percentiles, returns: {}, ...base } : { kind: 'summary', op, count, mean: null, min: null, max: null, percentiles: {}, returns: {}, ...base };
+      out.push(...outcomeSeries(REPORT_OP, { ok, failed: r.requests - ok }, base, figures));
     });
     return out;
   }

@@ -33,6 +33,15 @@ export function reportOf(op: string): string {
   return `${op} (report)`;
 }
 
+/**
+ * The name of a report's figures that cover the successful and the failed requests of `op`
+ * together (vegeta's latencies, wrk's thread stats, Locust's per-name row): shown, never counted
+ * again, and never given to the successes alone.
+ */
+export function allRequestsOf(op: string): string {
+  return `${op} (all requests)`;
+}
+
 /** How a measurement name counts: throughput counts 'op' and 'failed'; never 'intended', 'cleanup' or 'derived'. */
 export function opKind(op: string): OpKind {
   if (DERIVED.test(op)) return 'derived';

@@ -100,7 +100,7 @@ export interface HistogramInterval {
   line: number;
 }
 
-interface SeriesBase {
+export interface SeriesBase {
   /** Operation or measurement name as the producer wrote it: READ, UPDATE, READ-FAILED, Intended-READ… */
   op: string;
   unit: LatencyUnit;

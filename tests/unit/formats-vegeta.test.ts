@@ -122,8 +122,11 @@ describe('vegeta reports', () => {
       // vegeta's success: codes 200–399.
       const okCount = rows.filter((r) => r.code >= 200 && r.code < 400).length;
       expect([ok.count, failed?.count ?? 0], run).toEqual([okCount, rows.length - okCount]);
-      // vegeta's latencies are of all requests, failed ones included: the operation carries them.
-      const figures = ok;
+      // vegeta's latencies are of all requests, failed ones included: never the successes' alone.
+      const all = report.series.find((s) => s.op === 'requests (all requests)') as SummarySeries | undefined;
+      const figures = failed ? (all as SummarySeries) : ok;
+      expect(figures.count, run).toBe(rows.length);
+      if (failed) expect([ok.mean, ok.min, ok.max, ok.percentiles, failed.mean], run).toEqual([null, null, null, {}, null]);
       expect([figures.min, figures.max], run).toEqual([ns[0], ns[ns.length - 1]]);
       const total = ns.reduce((a, b) => a + b, 0);
       expect(figures.mean, run).toBe(Math.trunc(total / ns.length));
@@ -141,6 +144,7 @@ describe('vegeta reports', () => {
   it('text report: the JSON report rounded as vegeta rounds (to the next smaller unit)', async () => {
     for (const run of ['single', 'mixed']) {
       const withLatencies = (f: ParsedFile) => f.series.find((s) => (s as SummarySeries).mean !== null) as SummarySeries;
+      expect(withLatencies(await parse(`${run}-report.txt`, fixture(`${run}-report.txt`))).op).toBe(run === 'single' ? 'requests' : 'requests (all requests)');
       const json = withLatencies(await parse(`${run}-report.json`, fixture(`${run}-report.json`)));
       const text = withLatencies(await parse(`${run}-report.txt`, fixture(`${run}-report.txt`)));
       expect(text.count).toBe(json.count);
@@ -166,7 +170,7 @@ describe('vegeta reports', () => {
 
   it('several text reports appended in one file are clients of their own', async () => {
     const f = await parse('reports.txt', `${fixture('single-report.txt')}\n${fixture('mixed-report.txt')}`);
-    expect(f.series.map((s) => `${s.client}|${s.op}|${(s as SummarySeries).count}`)).toEqual(['report 1|requests|1000', 'report 2|requests|139', 'report 2|requests-FAILED|61']);
+    expect(f.series.map((s) => `${s.client}|${s.op}|${(s as SummarySeries).count}`)).toEqual(['report 1|requests|1000', 'report 2|requests|139', 'report 2|requests-FAILED|61', 'report 2|requests (all requests)|200']);
     expect(f.errors).toEqual([]);
   });
 });
