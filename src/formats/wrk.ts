@@ -1,6 +1,7 @@
 import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { DistributionSeries, HdrPrecision, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { outcomeSeries } from './outcomes.ts';
 
 /**
  * wrk's and wrk2's stdout (one module: wrk2 is a fork that prints the same report plus an
@@ -27,9 +28,10 @@ import { IssueLog, type FormatModule, type LineParser } from './format.ts';
  * - `N requests in 30.00s, …` counts completed requests; `Non-2xx or 3xx responses: N` and
  *   `Socket errors: connect N, read N, write N, timeout N` are failures, `<url>-FAILED`. Completed
  *   non-2xx/3xx responses are inside every latency figure wrk prints (it cannot tell them apart
- *   there), so the operation's figures are of all responses: where its series is a summary, its
- *   count excludes them and the FAILED count includes them; where it is wrk2's uncorrected spectrum
- *   (whose count includes them), FAILED holds the socket errors only, so no request counts twice.
+ *   there; socket errors are not): with any, `<url>` and `<url>-FAILED` carry exact counts only and
+ *   the figures (thread stats, percentiles, wrk2's uncorrected spectrum) go to `<url> (all
+ *   requests)`, counted once (src/formats/outcomes.ts). wrk2's corrected figures stay
+ *   `Intended-<url>`, of every completed response.
  *
  * wrk2 is told from wrk by its HdrHistogram sections, its `Thread calibration:` lines, or a `-R`
  * rate in a command line pasted above the output. wrk2 run without `--latency` and without
@@ -318,19 +320,20 @@ class WrkParser implements LineParser {
       if (run.stats || run.sections.length > 0) this.issues.note(0, 'no "N requests in …" line: the run was cut short; its counts are unknown and its figures are not used');
       return out;
     }
-    if (actualDistribution) out.push(actualDistribution);
-    else {
-      // wrk2's thread stats are of the corrected latency: without -U the operation has its count only.
-      out.push(this.summary(op, Math.max(0, run.requests - run.non2xx), wrk2 ? null : run.stats, actual?.printed ?? {}));
-    }
+    // Every completed response is inside wrk's figures, non-2xx/3xx ones too; socket errors are not.
+    const counts = { ok: Math.max(0, run.requests - run.non2xx), failed: Math.min(run.non2xx, run.requests), failedApart: run.socketErrors };
+    out.push(
+      ...outcomeSeries(op, counts, { unit: 'us' }, (name, count) =>
+        // wrk2's thread stats are of the corrected latency: without -U the operation has its count only.
+        actualDistribution ? { ...actualDistribution, op: name } : this.summary(name, count, wrk2 ? null : run.stats, actual?.printed ?? {}),
+      ),
+    );
     if (wrk2) {
       const recorded = run.sections.find((s) => s.kind === 'recorded');
       const intended = recorded?.spectrum ? this.distribution(`Intended-${op}`, recorded.spectrum) : null;
       if (intended) out.push(intended);
       else if (run.stats || recorded) out.push(this.summary(`Intended-${op}`, run.requests, run.stats, recorded?.printed ?? {}));
     }
-    const failed = run.socketErrors + (actualDistribution ? 0 : run.non2xx);
-    if (failed > 0) out.push(this.summary(`${op}-FAILED`, failed, null, {}));
     return out;
   }
 

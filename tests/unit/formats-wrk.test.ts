@@ -164,14 +164,21 @@ describe('wrk', () => {
     expect(f.series).toHaveLength(1);
   });
 
-  it('non-2xx responses and socket errors are the FAILED count; the operation counts the rest', async () => {
+  it('non-2xx responses and socket errors are the FAILED count; the operation counts the rest; figures of all responses are never the successes\' own', async () => {
     for (const name of ['wrk-404.txt', 'wrk-flaky.txt', 'wrk-timeouts.txt']) {
       const text = fixture(name);
       const f = await parse(name, text);
       const counts = printedCounts(text);
       const url = /@ (\S+)/.exec(text)?.[1] ?? '';
-      expect(summaryOf(f, url).count, name).toBe(counts.requests - counts.non2xx);
+      const ok = f.series.find((s) => s.op === url) as SummarySeries | undefined;
+      expect(ok?.count ?? 0, name).toBe(counts.requests - counts.non2xx);
       expect(summaryOf(f, `${url}-FAILED`).count, name).toBe(counts.non2xx + counts.socket);
+      // wrk's thread stats cover every completed response, non-2xx ones too, not the socket errors.
+      const stats = /Latency\s+(\S+)\s+(\S+)\s+(\S+)/.exec(text) as RegExpExecArray;
+      // Every response failed (wrk-404): the figures are the failures' own.
+      const carrier = counts.non2xx === 0 ? (ok as SummarySeries) : counts.non2xx === counts.requests && counts.socket === 0 ? summaryOf(f, `${url}-FAILED`) : summaryOf(f, `${url} (all requests)`);
+      expect([carrier.count, carrier.mean, carrier.max], name).toEqual([counts.requests, wrkTimeToMicros(stats[1] ?? ''), wrkTimeToMicros(stats[3] ?? '')]);
+      if (counts.non2xx > 0 && ok) expect([ok.mean, ok.max, ok.percentiles], name).toEqual([null, null, {}]);
     }
   });
 
@@ -181,8 +188,11 @@ describe('wrk', () => {
     // 629 requests: 501 answered 2xx/3xx, 128 not.
     expect(run?.totalOps).toBe(629);
     const op = run?.ops['http://127.0.0.1:18082/flaky'];
-    expect([op?.count, op?.exact]).toEqual([501, false]);
-    expect(op?.bounds?.p99).toEqual({ min: 71630, max: 71630 });
+    expect([op?.count, op?.mean, op?.p99, op?.bounds?.p99]).toEqual([501, null, null, undefined]);
+    // The printed figures are of all 629 responses, shown beside and never counted again.
+    const all = run?.ops['http://127.0.0.1:18082/flaky (all requests)'];
+    expect([all?.count, all?.mean, all?.exact]).toEqual([629, 46120, false]);
+    expect(all?.bounds?.p99).toEqual({ min: 71630, max: 71630 });
     expect(run?.ops['http://127.0.0.1:18082/flaky-FAILED']?.count).toBe(128);
   });
 
