@@ -152,13 +152,26 @@ function precisionKey(s: SeriesInfo): string {
   return s.precision ? `${s.precision.significantDigits}/${s.precision.lowestDiscernibleValue}` : 'exact';
 }
 
-/** For each client and operation, the best series: raw samples, then histograms, then the rest. */
+/** How many figures a producer's summary printed: of two summaries of one client's operation, the fuller one is kept. */
+function printedFigures(s: SeriesInfo): number {
+  const sum = s.summary;
+  if (!sum) return 0;
+  return [sum.mean, sum.min, sum.max, sum.stddev ?? null].filter((v) => v !== null).length + Object.keys(sum.percentiles).length;
+}
+
+/**
+ * For each client and operation, the best series: raw samples, then histograms, then the rest;
+ * of two summaries (a tool's stats file and the last cumulative row of its history, say), the one
+ * that printed more figures, whatever order the files came in.
+ */
 function chooseSeries(series: readonly SeriesInfo[]): Map<string, SeriesInfo[]> {
   const best = new Map<string, SeriesInfo>();
   for (const s of series) {
     const key = `${s.op}\u0000${s.client}`;
     const current = best.get(key);
-    if (!current || SOURCE_PREFERENCE.indexOf(s.source) < SOURCE_PREFERENCE.indexOf(current.source)) best.set(key, s);
+    const rank = SOURCE_PREFERENCE.indexOf(s.source);
+    const currentRank = current ? SOURCE_PREFERENCE.indexOf(current.source) : Infinity;
+    if (rank < currentRank || (current && rank === currentRank && s.source === 'summary' && printedFigures(s) > printedFigures(current))) best.set(key, s);
   }
   const byOp = new Map<string, SeriesInfo[]>();
   for (const s of best.values()) {

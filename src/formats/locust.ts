@@ -2,6 +2,7 @@ import { parseScaledDecimal } from '../model/numbers.ts';
 import { baseName, withoutCompression } from '../model/naming.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, OverallSummary, ParsedFile, SummarySeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { outcomeSeries } from './outcomes.ts';
 import { RecordJoiner } from './quoted-records.ts';
 
 /**
@@ -20,7 +21,8 @@ import { RecordJoiner } from './quoted-records.ts';
  *   mean comes from the cumulative averages (only where it had no failures, whose times Locust
  *   mixes in). The percentile columns are NOT the interval's own — cumulative (default) or the
  *   last ~10 s window (`--csv-full-history`, and Locust 0.14) — so they are not kept: a bound built
- *   from them would be wrong.
+ *   from them would be wrong. Its last row per name is cumulative over the whole run: its `Total …`
+ *   count, failures, median, average, min and max become that name's whole-run summary (above).
  * - `PREFIX_failures.csv` (Method, Name, Error, Occurrences): the failure counts per name →
  *   `<name>-FAILED` summaries with a count only (the same series stats.csv gives; the engine keeps one).
  * - `PREFIX_exceptions.csv` (Count, Message, Traceback, Nodes): errors in the test code, not
@@ -137,6 +139,10 @@ class LocustParser implements LineParser {
    */
   private failuresApart = false;
   private overall: OverallSummary | null = null;
+  /** The history's latest row per name: its `Total …` columns are cumulative, the whole run's so far. */
+  private readonly lastRows = new Map<string, { fields: string[]; requests: number; failures: number; aggregate: boolean; line: number }>();
+  /** Names whose cumulative counts started again (--reset-stats). */
+  private readonly resets = new Set<string>();
 
   constructor(private readonly path: string) {
     this.issues = new IssueLog(path);
@@ -204,19 +210,11 @@ class LocustParser implements LineParser {
       if (this.kind === 'stats' && Number.isFinite(rps) && rps >= 0 && (this.field(fields, 'rps') ?? '').trim() !== '') this.overall = { runTimeMs: null, throughputOpsPerS: rps };
       return;
     }
-    if (this.failuresApart) {
-      // Before 0.14 a failure was logged apart: the requests and their figures are the successful ones.
-      if (requests > 0 || failures === 0) this.summaries.push({ kind: 'summary', op, unit: 'us', count: requests, ...figures, returns: {} });
-      if (failures > 0) this.summaries.push({ kind: 'summary', op: `${op}-FAILED`, unit: 'us', count: failures, mean: null, min: null, max: null, percentiles: {}, returns: {} });
-      return;
-    }
-    // Locust's figures cover failed requests too: they are the failures' own when every request failed.
-    const allFailed = failures > 0 && failures === requests;
-    if (!allFailed) this.summaries.push({ kind: 'summary', op, unit: 'us', count: requests - failures, ...figures, returns: {} });
-    if (failures > 0) {
-      const own = allFailed ? figures : { mean: null, min: null, max: null, percentiles: {} };
-      this.summaries.push({ kind: 'summary', op: `${op}-FAILED`, unit: 'us', count: failures, ...own, returns: {} });
-    }
+    // Before 0.14 a failure was logged apart (its request and figures are the successful ones'); since,
+    // Locust's figures cover failed requests too (src/formats/outcomes.ts gives them to all requests).
+    const counts = this.failuresApart ? { ok: requests, failed: 0, failedApart: failures } : { ok: requests - failures, failed: failures };
+    const empty = { mean: null, min: null, max: null, percentiles: {} };
+    this.summaries.push(...outcomeSeries(op, counts, { unit: 'us' }, (name, n): SummarySeries => ({ kind: 'summary', op: name, unit: 'us', count: n, ...(n > 0 ? figures : empty), returns: {} })));
   }
 
   /** Mean, min, max and percentiles of a stats row in µs; null (and the row skipped) when one does not parse. */
@@ -271,6 +269,8 @@ class LocustParser implements LineParser {
     const before = this.history.get(op) ?? { requests: 0, failures: 0, totalMs: 0 };
     // Counts only grow, except when Locust resets its statistics (--reset-stats): then they start again.
     const reset = requests < before.requests || failures < before.failures;
+    if (reset) this.resets.add(op);
+    this.lastRows.set(op, { fields, requests, failures, aggregate, line: lineNo });
     const base = reset ? { requests: 0, failures: 0, totalMs: 0 } : before;
     const totalMs = average === null ? null : (average / 1000) * requests;
     this.history.set(op, { requests, failures, totalMs });
@@ -290,6 +290,35 @@ class LocustParser implements LineParser {
     if (newFailures > 0) this.intervalSeries(`${op}-FAILED`).rows.push(row(newFailures, newFailures === newRequests ? meanUs : null));
   }
 
+  /**
+   * The history's last row per name holds the whole run's cumulative figures (`Total Request
+   * Count`, `Total Failure Count`, `Total Median/Average/Min/Max Response Time`): the run's summary
+   * when stats.csv is absent (beside it, stats.csv's own of the same name is read first and kept).
+   * Its percentile columns are a recent window or cumulative depending on the version, and not read.
+   */
+  private historyTotals(): SummarySeries[] {
+    const out: SummarySeries[] = [];
+    for (const [op, last] of this.lastRows) {
+      if (this.resets.has(op)) {
+        this.issues.note(last.line, `${op}: the cumulative counts start again in this history (--reset-stats); its last row is not the whole run's`);
+        continue;
+      }
+      const read = (role: Role): number | null => {
+        const text = this.field(last.fields, role);
+        return text === undefined ? null : msToMicros(text);
+      };
+      const median = read('median');
+      const any = last.requests > 0;
+      const percentiles: Record<string, number> = any && median !== null ? { p50: median } : {};
+      const figures = { mean: any ? read('average') : null, min: any ? read('min') : null, max: any ? read('max') : null, percentiles };
+      const empty = { mean: null, min: null, max: null, percentiles: {} };
+      const summary = (name: string, n: number): SummarySeries => ({ kind: 'summary', op: name, unit: 'us', count: n, ...(n > 0 ? figures : empty), returns: {} });
+      if (last.aggregate) out.push(summary(op, last.requests));
+      else out.push(...outcomeSeries(op, { ok: last.requests - last.failures, failed: last.failures }, { unit: 'us' }, summary));
+    }
+    return out;
+  }
+
   private intervalSeries(op: string): IntervalSummarySeries {
     let s = this.intervals.get(op);
     if (!s) {
@@ -302,6 +331,7 @@ class LocustParser implements LineParser {
   finish(): ParsedFile {
     this.joiner.end();
     if (!this.header) this.issues.note(0, 'no Locust CSV header found');
+    if (this.kind === 'history') this.summaries.push(...this.historyTotals());
     const failures: SummarySeries[] = [...this.failureCounts].map(([op, n]) => ({ kind: 'summary', op, unit: 'us', count: n, mean: null, min: null, max: null, percentiles: {}, returns: {} }));
     const file: ParsedFile = {
       path: this.path,

@@ -41,7 +41,7 @@ describe('Locust stats_history.csv', () => {
     expect(f.errors).toEqual([]);
     expect(f.clientHint).toBe('full');
     const stats = statsRows(read('full_stats.csv'));
-    const intervals = (op: string) => f.series.find((s) => s.op === op) as IntervalSummarySeries | undefined;
+    const intervals = (op: string) => f.series.find((s) => s.op === op && s.kind === 'intervals') as IntervalSummarySeries | undefined;
     for (const [key, [requests = 0, failures = 0]] of stats) {
       if (key === 'Aggregated') {
         expect(sum(intervals('Aggregated (all requests)'))).toBe(requests);
@@ -51,7 +51,7 @@ describe('Locust stats_history.csv', () => {
       expect(sum(intervals(`${key}-FAILED`)), key).toBe(failures);
     }
     // Rows are timed in whole seconds from the file's previous row; none carries percentiles (they are not the interval's own).
-    for (const s of f.series as IntervalSummarySeries[]) {
+    for (const s of f.series.filter((x): x is IntervalSummarySeries => x.kind === 'intervals')) {
       for (const r of s.rows) {
         expect(r.startUs % 1e6).toBe(0);
         expect(r.lengthUs).toBeGreaterThan(0);
@@ -63,27 +63,87 @@ describe('Locust stats_history.csv', () => {
   it('interval means come from the cumulative averages: weighted by count they give back Locust’s final average', async () => {
     const f = await parse('run/full_stats_history.csv', read('full_stats_history.csv'));
     const stats = statsRows(read('full_stats.csv'));
-    const missing = f.series.find((s) => s.op === 'GET /missing-FAILED') as IntervalSummarySeries;
+    const missing = f.series.find((s) => s.op === 'GET /missing-FAILED' && s.kind === 'intervals') as IntervalSummarySeries;
     const weighted = missing.rows.reduce((a, r) => a + (r.mean as number) * r.count, 0) / sum(missing);
     expect(weighted).toBeCloseTo((stats.get('GET /missing')?.[2] ?? 0) * 1000, 3);
   });
 
   it('default mode (Aggregated only): all requests as a derived series, not counted again as throughput', async () => {
     const f = await parse('run/default_stats_history.csv', read('default_stats_history.csv'));
-    expect(f.series.map((s) => s.op)).toEqual(['Aggregated (all requests)']);
-    expect(sum(f.series[0] as IntervalSummarySeries)).toBe(statsRows(read('default_stats.csv')).get('Aggregated')?.[0]);
+    expect(f.series.map((s) => `${s.op}:${s.kind}`)).toEqual(['Aggregated (all requests):summary', 'Aggregated (all requests):intervals']);
+    expect(sum(f.series[1] as IntervalSummarySeries)).toBe(statsRows(read('default_stats.csv')).get('Aggregated')?.[0]);
   });
 
   it('counting resets (--reset-stats) start the counts again; a row back in time is named', async () => {
     const head = 'Timestamp,User Count,Type,Name,Requests/s,Failures/s,Total Request Count,Total Failure Count,Total Average Response Time';
     const f = await parse('run/x_stats_history.csv', [head, '100,5,GET,/a,0,0,10,0,5.0', '101,5,GET,/a,0,0,25,1,5.0', '102,5,GET,/a,0,0,4,0,4.0', '101,5,GET,/a,0,0,9,0,4.0', '103,5,GET,/a,0,0,x,0,4.0', ''].join('\n'));
-    expect(f.errors.map((e) => e.line)).toEqual([5, 6]);
-    const ok = f.series.find((s) => s.op === 'GET /a') as IntervalSummarySeries;
+    expect(f.errors.map((e) => e.line)).toEqual([5, 6, 4]);
+    const ok = f.series.find((s) => s.op === 'GET /a' && s.kind === 'intervals') as IntervalSummarySeries;
+    // The last row is cumulative since the reset only: not taken as the whole run's summary, and said.
+    expect(f.series.filter((s) => s.kind === 'summary')).toEqual([]);
+    expect(f.errors.at(-1)?.message).toMatch(/start again .*--reset-stats/);
     expect(ok.rows.map((r) => [r.startUs / 1e6, r.count])).toEqual([
       [99, 10],
       [100, 14],
       [101, 4],
     ]);
+  });
+});
+
+describe('Locust: figures of successes and failures together (issue #27)', () => {
+  /** The last history row per name, read here: Total Request Count, Total Failure Count, median, average, min, max (ms). */
+  function lastHistoryRows(content: string): Map<string, number[]> {
+    const [head = '', ...rows] = content.trim().split('\n');
+    const h = head.split(',');
+    const out = new Map<string, number[]>();
+    const cols = ['Total Request Count', 'Total Failure Count', 'Total Median Response Time', 'Total Average Response Time', 'Total Min Response Time', 'Total Max Response Time'].map((c) => h.indexOf(c));
+    for (const row of rows) {
+      const f = row.split(',');
+      out.set(f[2] ? `${f[2]} ${f[3]}` : 'Aggregated', cols.map((i) => Number(f[i])));
+    }
+    return out;
+  }
+
+  it('stats.csv: a name whose requests partly failed gives its figures to all its requests, its counts exact', async () => {
+    const f = await parse('run/mixed_stats.csv', read('mixed_stats.csv'));
+    expect(f.errors).toEqual([]);
+    const [requests = 0, failures = 0, average = 0, p99 = 0] = statsRows(read('mixed_stats.csv')).get('GET /mixed') ?? [];
+    expect(failures).toBeGreaterThan(0);
+    expect(failures).toBeLessThan(requests);
+    const summary = (op: string) => f.series.find((s) => s.op === op) as SummarySeries;
+    expect([summary('GET /mixed').count, summary('GET /mixed').mean, summary('GET /mixed').percentiles]).toEqual([requests - failures, null, {}]);
+    expect([summary('GET /mixed-FAILED').count, summary('GET /mixed-FAILED').mean]).toEqual([failures, null]);
+    const all = summary('GET /mixed (all requests)');
+    expect(all.count).toBe(requests);
+    expect(all.mean).toBeCloseTo(average * 1000, 6);
+    expect(all.percentiles.p99).toBe(p99 * 1000);
+  });
+
+  it('stats_history.csv alone: the last row per name is the whole run (count exact, median, mean, min, max); its percentile columns are not read', async () => {
+    for (const name of ['mixed_stats_history.csv', 'full_stats_history.csv', 'default_stats_history.csv']) {
+      const f = await parse(`run/${name}`, read(name));
+      expect(f.errors, name).toEqual([]);
+      const summaries = new Map(f.series.filter((s): s is SummarySeries => s.kind === 'summary').map((s) => [s.op, s]));
+      for (const [key, [requests = 0, failures = 0, median = 0, average = 0, min = 0, max = 0]] of lastHistoryRows(read(name))) {
+        const op = key === 'Aggregated' ? 'Aggregated (all requests)' : failures === 0 ? key : failures === requests ? `${key}-FAILED` : `${key} (all requests)`;
+        const s = summaries.get(op);
+        expect(s?.count, `${name} ${op}`).toBe(requests);
+        expect(s?.percentiles, `${name} ${op}`).toEqual({ p50: median * 1000 });
+        expect(s?.mean, `${name} ${op}`).toBeCloseTo(average * 1000, 6);
+        expect([s?.min, s?.max], `${name} ${op}`).toEqual([Math.round(min * 1e6) / 1000, Math.round(max * 1e6) / 1000].map((v) => expect.closeTo(v, 3)));
+        if (key !== 'Aggregated' && failures > 0 && failures < requests) expect([summaries.get(key)?.count, summaries.get(`${key}-FAILED`)?.count]).toEqual([requests - failures, failures]);
+      }
+    }
+  });
+
+  it('the history beside stats.csv: the stats file’s figures are used, the history’s per-interval counts counted once', async () => {
+    const { analysis, loaded } = await loadAndAnalyse(['mixed_stats_history.csv', 'mixed_failures.csv', 'mixed_stats.csv'].map((n) => `${DIR}/${n}`));
+    expect(loaded.errors).toEqual([]);
+    const run = analysis.runs[0]!;
+    const [requests = 0, failures = 0, , p99 = 0] = statsRows(read('mixed_stats.csv')).get('GET /mixed') ?? [];
+    expect(run.ops['GET /mixed (all requests)']?.p99 ?? run.ops['GET /mixed (all requests)']?.bounds?.p99?.min).toBe(p99 * 1000);
+    expect([run.ops['GET /mixed']?.count, run.ops['GET /mixed-FAILED']?.count, run.ops['GET /mixed (all requests)']?.count]).toEqual([requests - failures, failures, requests]);
+    expect(run.totalOps).toBe(statsRows(read('mixed_stats.csv')).get('Aggregated')?.[0]);
   });
 });
 
