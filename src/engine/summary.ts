@@ -115,11 +115,18 @@ function boundedMerge(clients: readonly Figures[]): Figures {
   const f = emptyFigures(count);
   const withMean = clients.filter((c) => c.mean !== null && c.count > 0);
   if (withMean.length === clients.length && count > 0) f.mean = withMean.reduce((a, c) => a + (c.mean as number) * c.count, 0) / count;
+  else if (count === 0 && clients.length > 0 && clients.every((c) => c.mean !== null)) {
+    // No count to weigh by (redis-benchmark's --csv prints none): the mean lies between the clients' means.
+    const means = clients.map((c) => c.mean as number);
+    const [lo, hi] = [Math.min(...means), Math.max(...means)];
+    if (lo === hi) f.mean = lo;
+    else (f.bounds ??= {}).mean = { min: lo, max: hi };
+  }
   const mins = clients.map((c) => c.min).filter((v): v is number => v !== null);
   const maxs = clients.map((c) => c.max).filter((v): v is number => v !== null);
   if (mins.length === clients.length && mins.length > 0) f.min = Math.min(...mins);
   if (maxs.length === clients.length && maxs.length > 0) f.max = Math.max(...maxs);
-  const bounds: NonNullable<Figures['bounds']> = {};
+  const bounds: NonNullable<Figures['bounds']> = f.bounds ?? {};
   for (const k of PERCENTILE_KEYS) {
     const lows = clients.map((c) => c[k] ?? c.bounds?.[k]?.min ?? null);
     const highs = clients.map((c) => c[k] ?? c.bounds?.[k]?.max ?? null);

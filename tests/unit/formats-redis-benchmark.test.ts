@@ -96,6 +96,22 @@ describe('redis-benchmark: --csv, -q and Redis 6 output', () => {
     });
   });
 
+  it('--csv (6.2+ layout) through the engine: every printed figure reaches the summary — the mean, min and max, the percentiles as bounds; two clients bound the mean', async () => {
+    const rowsOf = (name: string) => new Map(fixture(name).trim().split('\n').slice(1).map((l) => l.slice(1, -1).split('","')).map((r) => [r[0] ?? '', r.slice(2).map(micros)]));
+    const one = await loadAndAnalyse([join(DIR, 'redis-7.0.15.csv')]);
+    for (const [test, [avg, min, p50, p95, p99, max]] of rowsOf('redis-7.0.15.csv')) {
+      const op = one.analysis.runs[0]?.ops[test];
+      expect([op?.mean, op?.min, op?.max, op?.bounds?.p50, op?.bounds?.p95, op?.bounds?.p99], test).toEqual([avg, min, max, { min: p50, max: p50 }, { min: p95, max: p95 }, { min: p99, max: p99 }]);
+    }
+    // Two clients of one run, with no request counts to weigh their means by: the mean is bounded by theirs.
+    const both = await loadAndAnalyse([join(DIR, 'redis-7.0.15.csv'), join(DIR, 'redis-7.0.15-suite.csv')]);
+    const a = rowsOf('redis-7.0.15.csv').get('SET') ?? [];
+    const b = rowsOf('redis-7.0.15-suite.csv').get('SET') ?? [];
+    const set = both.analysis.runs[0]?.ops.SET;
+    expect(set?.perClient).toHaveLength(2);
+    expect([set?.mean, set?.bounds?.mean]).toEqual([null, { min: Math.min(a[0] as number, b[0] as number), max: Math.max(a[0] as number, b[0] as number) }]);
+  });
+
   it('Redis 6: counts from the text, no latency from its rounded "<= N milliseconds" lines; its CSV and -q hold rates only', async () => {
     const text = fixture('redis-6.0.16-set-get-lpush.txt');
     const file = await parse('a.txt', text);
