@@ -1,6 +1,7 @@
 import { MAX_EPOCH_MS, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { outcomeSeries } from './outcomes.ts';
 import { SampleCounter } from './sample-counter.ts';
 
 /**
@@ -360,8 +361,14 @@ interface Totals {
   count: number | null;
   failed: number;
   skipped: number;
-  /** µs; measured only when pgbench printed a stddev beside it (otherwise it is run time × clients ÷ count). */
+  /**
+   * µs. Measured (of the successful transactions) when pgbench printed a stddev beside it;
+   * otherwise pgbench computed it as run time × clients ÷ transactions, failed ones included
+   * when it says `(including failures)`.
+   */
   mean: number | null;
+  /** The printed mean covers the failed transactions too (`latency average = … ms (including failures)`). */
+  meanWithFailures: boolean;
   stddev: number | null;
 }
 
@@ -387,7 +394,7 @@ const SETTING = /^(?:transaction type|scaling factor|query mode|number of client
 const NUMBER_AND_PERCENT = /^(\d+)(?:\/\d+)? ?(?:\(.*\))?$/;
 
 function emptyTotals(line: number): Totals {
-  return { line, count: null, failed: 0, skipped: 0, mean: null, stddev: null };
+  return { line, count: null, failed: 0, skipped: 0, mean: null, meanWithFailures: false, stddev: null };
 }
 
 class TextReport {
@@ -460,7 +467,7 @@ class TextReport {
         return;
       case 'latency average':
         into.mean = millis();
-        // Measured only when a stddev follows; otherwise it is run time × clients ÷ count.
+        into.meanWithFailures = /\(including failures\)$/.test(value);
         if (into === this.total) this.settings[key] = value;
         return;
       case 'latency stddev':
@@ -528,9 +535,13 @@ class TextReport {
     const series: LatencySeries[] = [];
     const throttled = this.lagAvgUs !== null;
     if (this.multiScript) {
-      for (const s of this.scripts) if (s.count !== null) series.push(...summaries(`script${s.index - 1}`, s, true, throttled ? null : 0));
+      for (const s of this.scripts) if (s.count !== null) series.push(...summaries(`script${s.index - 1}`, s, throttled ? null : 0));
     } else if (this.total.count !== null) {
-      series.push(...summaries('script0', this.total, this.total.stddev !== null, this.lagAvgUs ?? 0));
+      series.push(...summaries('script0', this.total, this.lagAvgUs ?? 0));
+    }
+    if (this.total.mean !== null && this.total.stddev === null) {
+      // Without --progress, --rate or --latency-limit pgbench measures no latency (pgbench.c printResults).
+      this.settings['latency average, how'] = 'computed by pgbench: run time × clients ÷ transactions (not measured per transaction)';
     }
     if (this.summaryStart !== null && this.total.count === null) {
       this.issues.note(0, `the report that starts at line ${this.summaryStart} has no "number of transactions actually processed": the run was interrupted or the output cut`);
@@ -576,22 +587,21 @@ class TextReport {
 }
 
 /**
- * A whole-run (or one script's) summary: count exact; the mean as printed (measured only when
- * `measured`). With --rate the printed latency includes the schedule lag: it is the intended one,
- * and the service mean is that minus the average lag when pgbench printed it (`lagUs`; null when
- * it did not, for a script's figures).
+ * A whole-run (or one script's) summary: count exact; the mean and stddev as printed — measured
+ * when pgbench printed a stddev, else its run time × clients ÷ transactions. With --rate the
+ * printed latency includes the schedule lag: it is the intended one, and the service mean is that
+ * minus the average lag when pgbench printed it (`lagUs`; null when it did not, for a script's
+ * figures). A mean `(including failures)` covers the failed transactions too: it goes to
+ * `<op> (all requests)` (src/formats/outcomes.ts), never to the successful ones alone.
  */
-function summaries(op: string, t: Totals, measured: boolean, lagUs: number | null): SummarySeries[] {
+function summaries(op: string, t: Totals, lagUs: number | null): LatencySeries[] {
   const count = t.count ?? 0;
-  const mean = measured && count > 0 ? t.mean : null;
-  const stddev = measured && count > 0 ? t.stddev : null;
-  const summary = (name: string, n: number, m: number | null, s: number | null): SummarySeries => ({ kind: 'summary', op: name, unit: 'us', count: n, mean: m, stddev: s, min: null, max: null, percentiles: {}, returns: {} });
-  const out: SummarySeries[] = [];
-  if (lagUs === 0) out.push(summary(op, count, mean, stddev));
-  else {
-    out.push(summary(op, count, mean !== null && lagUs !== null ? Math.max(0, mean - lagUs) : null, null));
-    out.push(summary(`Intended-${op}`, count, mean, stddev));
+  const summary = (name: string, n: number, m: number | null, s: number | null): SummarySeries => ({ kind: 'summary', op: name, unit: 'us', count: n, mean: n > 0 ? m : null, stddev: n > 0 ? s : null, min: null, max: null, percentiles: {}, returns: {} });
+  if (lagUs === 0) {
+    const failed = t.meanWithFailures ? t.failed : 0;
+    return outcomeSeries(op, { ok: count, failed, failedApart: t.failed - failed + t.skipped }, { unit: 'us' }, (name, n) => summary(name, n, t.mean, t.stddev));
   }
+  const out: SummarySeries[] = [summary(op, count, t.mean !== null && lagUs !== null ? Math.max(0, t.mean - lagUs) : null, null), summary(`Intended-${op}`, count, t.mean, t.stddev)];
   if (t.failed + t.skipped > 0) out.push(summary(`${op}-FAILED`, t.failed + t.skipped, null, null));
   return out;
 }

@@ -192,20 +192,50 @@ describe('pgbench: aggregated log (--aggregate-interval)', () => {
 });
 
 describe('pgbench: report and progress', () => {
-  it('whole-run summary as printed; a latency average without stddev is computed from run time, not kept as a mean', async () => {
+  it('whole-run summary as printed: the latency average is the mean (measured with a stddev, else computed by pgbench from run time, and said)', async () => {
     const plain = await parse('stdout.txt', fixture('pg15-plain', 'stdout.txt'));
     const s = series(plain, 'summary', 'script0') as SummarySeries;
-    expect(s.count).toBe(300);
-    expect(s.mean).toBeNull();
+    expect([s.count, s.mean, s.stddev]).toEqual([300, 3842, null]);
     expect(plain.producer?.version).toBe('15.18 (Debian 15.18-0+deb12u1)');
     expect(plain.producer?.settings?.['latency average']).toBe('3.842 ms');
+    expect(plain.producer?.settings?.['latency average, how']).toMatch(/run time × clients ÷ transactions/);
     const measured = await parse('stdout.txt', fixture('pg15-aggregate', 'stdout.txt'));
     const m = series(measured, 'summary', 'script0') as SummarySeries;
     expect([m.count, m.mean, m.stddev]).toEqual([1189, 6716, 12781]);
+    expect(measured.producer?.settings?.['latency average, how']).toBeUndefined();
     // PostgreSQL 13 prints tps twice and no version line.
     const old = await parse('stdout.txt', fixture('pg13-plain', 'stdout.txt'));
     expect((series(old, 'summary', 'script0') as SummarySeries).count).toBe(200);
     expect(old.producer?.settings?.tps).toBe('1245.915802 (including connections establishing); 1313.196964 (excluding connections establishing)');
+  });
+
+  it('a plain report (no --progress) between a harness’s start/stop lines: count and mean as printed, nothing skipped', async () => {
+    const text = fixture('pg15-report-harness', 'stdout.txt');
+    const file = await parse('stdout.txt', text);
+    expect([file.errors, file.skippedLines]).toEqual([[], 0]);
+    const s = series(file, 'summary', 'script0') as SummarySeries;
+    expect([s.count, s.mean]).toEqual([Number(printed(text, 'number of transactions actually processed')), micros(printed(text, 'latency average').replace(' ms', ''))]);
+    expect(file.series.map((x) => x.op)).toEqual(['script0']);
+    expect(file.producer?.settings?.['maximum number of tries']).toBe('1');
+    expect(file.producer?.settings?.['initial connection time']).toBe(printed(text, 'initial connection time'));
+  });
+
+  it('a mean "(including failures)" covers the failed transactions too: it goes to all requests, the counts stay exact', async () => {
+    const text = fixture('pg15-report-failures', 'stdout.txt');
+    const file = await parse('stdout.txt', text);
+    expect(file.errors).toEqual([]);
+    const processed = Number(printed(text, 'number of transactions actually processed'));
+    const failed = Number(/^(\d+)/.exec(printed(text, 'number of failed transactions'))![1]);
+    expect(failed).toBeGreaterThan(0);
+    const byOp = (op: string) => series(file, 'summary', op) as SummarySeries;
+    expect([byOp('script0').count, byOp('script0').mean]).toEqual([processed, null]);
+    expect([byOp('script0-FAILED').count, byOp('script0-FAILED').mean]).toEqual([failed, null]);
+    const mean = micros(/^(\S+) ms \(including failures\)$/.exec(printed(text, 'latency average'))![1]!);
+    expect([byOp('script0 (all requests)').count, byOp('script0 (all requests)').mean]).toEqual([processed + failed, mean]);
+    // The engine counts each transaction once: processed + failed.
+    const { analysis } = await loadAndAnalyse([join(DIR, 'pg15-report-failures', 'stdout.txt')]);
+    expect(analysis.runs[0]?.ops['script0 (all requests)']?.mean).toBe(mean);
+    expect([analysis.runs[0]?.ops.script0?.count, analysis.runs[0]?.ops['script0-FAILED']?.count]).toEqual([processed, failed]);
   });
 
   it('--rate: the printed latency average is the intended one; the service mean is it minus the average lag', async () => {
