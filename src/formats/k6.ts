@@ -1,9 +1,11 @@
 import Papa from 'papaparse';
+import { allRequestsOf } from '../model/naming.ts';
 import { parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { isObject, parseJson } from './json-values.ts';
+import { outcomeSeries } from './outcomes.ts';
 import { QuotedLines } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
 
@@ -43,8 +45,9 @@ import { SampleCounter } from './sample-counter.ts';
  *   when `summaryTrendStats` asks for it) are a whole-run summary (bounds only across clients, in ms
  *   as printed). Its successful requests are the `{expected_response:true}` sub-metric k6 ≥ 0.31
  *   adds; failed ones = `http_reqs` − those (or `http_req_failed`'s passes: a rate counts its non-zero
- *   samples as passes, grafana/k6#2386). Without that sub-metric the stats cover failed requests too
- *   (the operation carries them; its count is of the successful ones).
+ *   samples as passes, grafana/k6#2386). The metric's own stats cover failed requests too: with
+ *   failures they are `<metric> (all requests)` (shown, never counted again), and the operation
+ *   carries the sub-metric's stats, or its count only when there is no sub-metric.
  *   k6 interpolates between samples for its percentiles; they are its own figures.
  */
 
@@ -334,7 +337,10 @@ class K6Parser implements LineParser {
           continue;
         }
         out.push(trendSummary(metric, okCount, ok));
-        if (total > okCount) out.push(trendSummary(`${metric}-FAILED`, total - okCount, null));
+        if (total > okCount) {
+          // The metric's own stats are of every request, failed ones included: all requests, shown beside.
+          out.push(trendSummary(`${metric}-FAILED`, total - okCount, null), trendSummary(allRequestsOf(metric), total, all));
+        }
         continue;
       }
       const failed = failedByRate ?? 0;
@@ -343,8 +349,7 @@ class K6Parser implements LineParser {
         continue;
       }
       // Without the {expected_response:true} sub-metric the stats are of all requests, failed ones included.
-      out.push(trendSummary(metric, total - failed, all));
-      if (failed > 0) out.push(trendSummary(`${metric}-FAILED`, failed, null));
+      out.push(...outcomeSeries(metric, { ok: total - failed, failed }, { unit: 'ms', scope: 'run' }, (name, n) => trendSummary(name, n, all)));
     }
     if (out.length > 0 || requestMetrics.length > 0) return out;
     const custom = Object.entries(metrics)
