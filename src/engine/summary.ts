@@ -1,8 +1,8 @@
-import { minFromDistribution, percentileFromDistribution } from '../model/distribution.ts';
+import { minFromDistribution, percentileFromDistribution, summable, sumDistributions } from '../model/distribution.ts';
 import { opKind } from '../model/naming.ts';
 import { setOwn } from '../model/own.ts';
 import { toMicros } from '../model/numbers.ts';
-import type { LatencyUnit, OpKind } from '../model/types.ts';
+import type { DistributionSeries, LatencyUnit, OpKind } from '../model/types.ts';
 import { figuresOnlyMoments } from '../state/snapshot.ts';
 import { groupSummaries, runExtents, type GroupSummary, type Selection } from './queries.ts';
 import type { RunInfo, SeriesInfo, Store } from './store.ts';
@@ -38,8 +38,7 @@ function figuresFromStats(stats: GroupSummary | undefined, unit: LatencyUnit): F
   return f;
 }
 
-function figuresFromDistribution(s: SeriesInfo): { figures: Figures; exact: boolean } {
-  const d = s.distribution;
+function figuresFromDistribution(d: DistributionSeries | undefined): { figures: Figures; exact: boolean } {
   if (!d) return { figures: emptyFigures(0), exact: false };
   const f = emptyFigures(d.totalCount);
   f.mean = d.mean;
@@ -197,7 +196,7 @@ function mergeRefusal(list: readonly SeriesInfo[]): string | null {
   const source = list[0]?.source;
   if (source === 'summary') return 'only per-client summaries exist: percentiles cannot be merged, only bounded';
   if (source === 'intervals') return 'only per-interval summaries exist: percentiles over several intervals cannot be merged, only bounded';
-  if (source === 'distribution') return list.length > 1 ? 'percentile distributions cannot be merged, only bounded' : null;
+  if (source === 'distribution') return list.length > 1 && !summable(list.map((s) => s.distribution as DistributionSeries)) ? 'percentile distributions cannot be merged, only bounded' : null;
   const units = new Set(list.map((s) => s.unit));
   if (units.size > 1) return `clients record in different units (${[...units].join(', ')})`;
   const precisions = new Set(list.map(precisionKey));
@@ -303,7 +302,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
           return { client: s.client, file: s.file, source: s.source, exact: true, ...withCarriedMoments(figuresFromStats(summaries.get(s.id), s.unit), m) };
         }
         if (s.source === 'distribution') {
-          const { figures, exact } = figuresFromDistribution(s);
+          const { figures, exact } = figuresFromDistribution(s.distribution);
           return { client: s.client, file: s.file, source: s.source, exact, ...inMicros(figures, s.unit) };
         }
         if (s.source === 'intervals') return { client: s.client, file: s.file, source: s.source, exact: false, ...inMicros(figuresFromIntervals(s), s.unit) };
@@ -315,6 +314,11 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
       if (m.refusal === null && m.series.every(dbBacked)) {
         merged = withCarriedMoments(figuresFromStats(summaries.get(m.g), m.series[0]?.unit ?? 'us'), m);
         exact = true;
+      } else if (m.refusal === null && source === 'distribution' && perClient.length > 1) {
+        // Distributions that list all their buckets, in one layout: summed bucket by bucket.
+        const summed = figuresFromDistribution(sumDistributions(m.series.map((s) => s.distribution as DistributionSeries)));
+        merged = inMicros(summed.figures, m.series[0]?.unit ?? 'us');
+        exact = summed.exact;
       } else if (m.refusal === null && perClient.length === 1 && perClient[0]) {
         const { client, file, source, exact: single, ...figures } = perClient[0];
         merged = figures;

@@ -20,7 +20,8 @@ import { IssueLog, type FormatModule, type LineParser } from './format.ts';
  *   to 1 µs. Its counts are exact: the table becomes a DistributionSeries with one row per printed
  *   bucket, whose percentiles (nearest rank) are exact *in sysbench's buckets*: the bucket holding
  *   the rank is known exactly, and the value shown is the one sysbench prints for it; the true
- *   latency lies within ±0.9 % of it.
+ *   latency lies within ±0.9 % of it. The buckets are the same for every run, so the tables of
+ *   several clients sum exactly, bucket by bucket (DistributionSeries.allBuckets).
  * - Final statistics: `transactions: N (x per sec.)`, `ignored errors: N` (0.4/0.5: `deadlocks: N`),
  *   `total number of events: N`, `Latency (ms):` min/avg/max/`95th percentile`/sum (0.4/0.5:
  *   `min: 1.30ms` …, `approx.  95 percentile: …`, `total time taken by event execution: …s`).
@@ -341,7 +342,8 @@ class SysbenchParser implements LineParser {
     const events = block?.events ?? null;
     // sum ÷ events is closer to the mean than the printed avg (both printed with 2 decimals).
     const mean = block && events !== null && events === total && block.sumUs !== null ? block.sumUs / events : (block?.avgUs ?? null);
-    return { kind: 'distribution', op, unit: 'us', rows, totalCount: total, precision: null, mean, stddev: null, max: block?.maxUs ?? null };
+    // sysbench's buckets are fixed (1024 from 0.001 to 100000 ms): every client's table sums with every other's.
+    return { kind: 'distribution', op, unit: 'us', rows, totalCount: total, precision: null, mean, stddev: null, max: block?.maxUs ?? null, allBuckets: true };
   }
 }
 

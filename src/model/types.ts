@@ -156,6 +156,12 @@ export interface DistributionSeries extends SeriesBase {
   mean: number | null;
   stddev: number | null;
   max: number | null;
+  /**
+   * Every non-empty bucket is a row, each exact for every rank it holds (sysbench's `--histogram`
+   * table, a decoded HdrHistogram): clients' distributions of one bucket layout (the same
+   * precision, or a producer's fixed buckets when it is null) then sum exactly, row by row.
+   */
+  allBuckets?: true;
 }
 
 /** A summary with no underlying samples (YCSB's stdout block for one operation, a tool's final report). */

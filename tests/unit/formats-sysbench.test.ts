@@ -95,6 +95,40 @@ describe('sysbench: --histogram', () => {
   });
 });
 
+describe('sysbench: --histogram of several clients (issue #27)', () => {
+  /** A client's table read here: printed value (ms, 3 decimals) → count. */
+  function table(text: string): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const m of text.matchAll(/^\s*(\d+\.\d{3}) \|\**\s+(\d+)$/gm)) out.set(Number((m[1] ?? '').replace('.', '')), (out.get(Number((m[1] ?? '').replace('.', ''))) ?? 0) + Number(m[2]));
+    return out;
+  }
+
+  it('identical buckets: the clients’ tables sum exactly; every percentile is the nearest rank of the summed table', async () => {
+    const names = ['client1.txt', 'client2.txt'].map((n) => join(DIR, 'cpu-histogram-2-clients', n));
+    const { analysis } = await loadAndAnalyse(names);
+    const run = analysis.runs[0];
+    expect(run?.clients.map((c) => c.client)).toEqual(['client1', 'client2']);
+    const op = run?.ops.event;
+    const summed = new Map<number, number>();
+    for (const n of names) for (const [v, c] of table(readFileSync(n, 'utf8'))) summed.set(v, (summed.get(v) ?? 0) + c);
+    const values = [...summed].sort((a, b) => a[0] - b[0]);
+    const total = values.reduce((a, [, c]) => a + c, 0);
+    const atRank = (rank: number) => {
+      let below = 0;
+      for (const [v, c] of values) if ((below += c) >= rank) return v;
+      return NaN;
+    };
+    expect([op?.count, op?.exact, op?.note, op?.bounds?.p99]).toEqual([total, true, undefined, undefined]);
+    for (const [key, p] of [['p50', 50], ['p90', 90], ['p95', 95], ['p99', 99], ['p99.9', 99.9], ['p99.99', 99.99]] as const) {
+      expect(op?.[key], key).toBe(atRank(Math.ceil((p / 100) * total)));
+    }
+    // The mean of the whole run: each client's sum ÷ events, weighted by its events.
+    const sums = names.map((n) => /^\s+sum:\s+(\d+\.\d+)$/m.exec(readFileSync(n, 'utf8'))?.[1]).map((v) => Number((v ?? '').replace('.', '')) * 10);
+    expect(op?.mean).toBeCloseTo((sums[0]! + sums[1]!) / total, 6);
+    expect(op?.perClient.map((c) => c.exact)).toEqual([true, true]);
+  });
+});
+
 describe('sysbench: interval reports and final statistics', () => {
   it('1.x tps lines: count = tps × interval (a rate: within rounding of the total), the interval’s percentile as printed', async () => {
     const text = fixture('sysbench-1.0.20-oltp-read-write-p99-errors.txt');
