@@ -3,6 +3,8 @@ import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts
 import type { DistributionSeries, IntervalSummaryRow, IntervalSummarySeries, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
+import { decodeHistogram } from '../model/hdr-codec.ts';
+import { max, mean, stdDeviation } from '../model/hdr-stats.ts';
 
 /**
  * memtier_benchmark (RedisLabs/memtier_benchmark). One module for all it writes:
@@ -13,7 +15,9 @@ import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
  *   log writer puts the interval's *end* timestamp where Java's writes the interval length (legend
  *   `"StartTimestamp","EndTimestamp",…`), and its percentile print has its own column widths.
  * - `--json-out-file`: per command type (`Sets`, `Gets`, `Waits`, arbitrary commands as
- *   `<Cmd>s`, `Totals`) the whole-run Count and percentiles and a per-second `Time-Serie`.
+ *   `<Cmd>s`, `Totals`) the whole-run Count and percentiles, its exact HdrHistogram (2.x: `Percentile
+ *   Latencies` → `Histogram log format`), which gives the whole-run figures when present, and a
+ *   per-second `Time-Serie`, which gives throughput over time (the same requests, counted once).
  * - stdout: the `ALL STATS` table (Type, Ops/sec, Hits/sec, Misses/sec, Avg. Latency,
  *   p50/p99/p99.9 Latency, KB/sec), with the stderr progress lines when both go to one file.
  *
@@ -234,6 +238,8 @@ class MemtierJsonParser implements LineParser {
   private readonly issues: IssueLog;
   private readonly text: string[] = [];
   private lines = 0;
+  /** Commands whose whole-run figures come from their exact histogram. */
+  private histograms = 0;
 
   constructor(private readonly path: string) {
     this.issues = new IssueLog(path);
@@ -286,6 +292,9 @@ class MemtierJsonParser implements LineParser {
       else {
         if (name !== 'ALL STATS') this.issues.note(0, `"${name ?? ''}" averages several runs: its counts and figures are memtier's averages`);
         series.push(...this.commands(results));
+        if (this.histograms > 0) {
+          producer.settings = { ...producer.settings, 'whole-run figures': "each command's exact HdrHistogram in the JSON (Percentile Latencies); per-second rows for throughput over time" };
+        }
       }
     }
     return { path: this.path, format: 'memtier', series, producer, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
@@ -307,23 +316,54 @@ class MemtierJsonParser implements LineParser {
       if (count === 0 && rows.every((r) => r.count === 0)) continue;
       const whole = isObject(entry['Percentile Latencies']) ? percentilesOf(entry['Percentile Latencies']) : {};
       const empty = count === 0;
-      out.push({
-        kind: 'summary',
-        op,
-        unit: 'us',
-        count,
-        mean: empty ? null : msToMicros(entry['Average Latency'] ?? entry.Latency),
-        min: empty ? null : msToMicros(entry['Min Latency']),
-        max: empty ? null : msToMicros(entry['Max Latency']),
-        percentiles: empty ? {} : whole,
-        returns: {},
-      });
+      const exact = this.histogram(type, op, entry['Percentile Latencies'], count);
+      if (exact) out.push(exact);
+      else
+        out.push({
+          kind: 'summary',
+          op,
+          unit: 'us',
+          count,
+          mean: empty ? null : msToMicros(entry['Average Latency'] ?? entry.Latency),
+          min: empty ? null : msToMicros(entry['Min Latency']),
+          max: empty ? null : msToMicros(entry['Max Latency']),
+          percentiles: empty ? {} : whole,
+          returns: {},
+        });
       if (rows.length > 0) {
         const periodic: IntervalSummarySeries = { kind: 'intervals', op, unit: 'us', timeBase: startMs === null ? 'relative' : 'absolute', rows };
         out.push(periodic);
       }
     }
     return out;
+  }
+
+  /**
+   * The command's whole-run HdrHistogram (`Percentile Latencies` → `Histogram log format` →
+   * `Compressed Histogram`, memtier 2.x): exact, so it gives the whole-run figures — every bucket a
+   * row, the mean and deviation as HdrHistogram computes them — while the per-second rows give
+   * throughput over time; the same requests are counted once. Null (the printed figures are used)
+   * when there is none, or it does not decode, or it does not hold the command's Count.
+   */
+  private histogram(type: string, op: string, latencies: unknown, count: number): DistributionSeries | null {
+    const compressed = isObject(latencies) && isObject(latencies['Histogram log format']) ? latencies['Histogram log format']['Compressed Histogram'] : undefined;
+    if (typeof compressed !== 'string' || count === 0) return null;
+    let decoded: ReturnType<typeof decodeHistogram>;
+    try {
+      decoded = decodeHistogram(compressed);
+    } catch (e) {
+      this.issues.note(0, `${type}: its Compressed Histogram does not decode (${e instanceof Error ? e.message.slice(0, 120) : 'error'}); its printed figures are used`);
+      return null;
+    }
+    const h = decoded.histogram;
+    if (h.totalCount !== count) {
+      this.issues.note(0, `${type}: its Compressed Histogram holds ${h.totalCount} requests, its Count ${count}; its printed figures are used`);
+      return null;
+    }
+    this.histograms++;
+    let below = 0;
+    const rows = Array.from(h.count, (n, i) => ({ value: (h.lo[i] as number) + (h.width[i] as number) - 1, percentile: 0, totalCount: (below += n) }));
+    return { kind: 'distribution', op, unit: 'us', rows, totalCount: h.totalCount, precision: decoded.precision, mean: mean(h), stddev: stdDeviation(h), max: max(h), allBuckets: true };
   }
 
   /** `Time-Serie`: one entry per second since the run's start, keyed by that second. */

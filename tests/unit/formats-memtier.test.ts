@@ -5,7 +5,7 @@ import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import { memtierFormat } from '../../src/formats/memtier.ts';
 import { detectFormat, isFailed, readText } from '../../src/formats/registry.ts';
 import { opKind } from '../../src/model/naming.ts';
-import type { HistogramSeries, IntervalSummarySeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
+import type { DistributionSeries, HistogramSeries, IntervalSummarySeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
 
 const DIR = join(import.meta.dirname, '../fixtures/memtier');
 const fixture = (name: string) => readFileSync(join(DIR, name), 'utf8');
@@ -34,24 +34,26 @@ describe('memtier_benchmark', () => {
     expect(memtierFormat.detect(java, 'merged-READ.hgrm')).toBe(0);
   });
 
-  it('JSON: per-second counts add up to each command’s Count; figures are ms turned into exact µs', async () => {
+  it('JSON: per-second counts add up to each command’s Count; the whole-run figures come from its exact histogram', async () => {
     const text = fixture('memtier-2.3.0-redis-4s.json');
     const file = await parse('a.json', text);
     expect(file.errors).toEqual([]);
+    expect(file.producer?.settings?.['whole-run figures']).toMatch(/exact HdrHistogram/);
     const doc = (JSON.parse(text) as Record<string, Json>)['ALL STATS']!;
     const startMs = (doc.Runtime as { 'Start time': number })['Start time'];
     for (const type of ['Sets', 'Gets']) {
       const entry = doc[type]!;
       const serie = entry['Time-Serie'] as Record<string, { Count: number; 'Max Latency'?: number; 'p99.00'?: number }>;
-      const summary = find(file, 'summary', type) as SummarySeries;
+      const whole = find(file, 'distribution', type) as DistributionSeries;
       const periodic = find(file, 'intervals', type) as IntervalSummarySeries;
       expect(Object.values(serie).reduce((a, s) => a + s.Count, 0)).toBe(entry.Count);
       expect(periodic.rows.reduce((a, r) => a + r.count, 0)).toBe(entry.Count);
-      expect(summary.count).toBe(entry.Count);
-      expect(summary.unit).toBe('us');
-      const pct = entry['Percentile Latencies'] as Record<string, number>;
-      expect(summary.percentiles).toEqual({ p50: us(pct['p50.00']!), p99: us(pct['p99.00']!), 'p99.9': us(pct['p99.90']!) });
-      expect(summary.max).toBe(us(entry['Max Latency'] as number));
+      // One series of whole-run figures per command: the histogram's, not the printed summary too.
+      expect(find(file, 'summary', type)).toBeUndefined();
+      expect([whole.totalCount, whole.unit, whole.allBuckets, whole.precision]).toEqual([entry.Count, 'us', true, { significantDigits: 2, lowestDiscernibleValue: 10 }]);
+      // The histogram's largest bucket ends at the maximum memtier printed (ms with 3 decimals = µs).
+      expect(whole.max).toBe(us(entry['Max Latency'] as number));
+      expect(whole.rows.at(-1)?.totalCount).toBe(entry.Count);
       expect(periodic.timeBase).toBe('absolute');
       expect(periodic.rows[0]!.startUs).toBe(startMs * 1000);
       // A second with no request prints no figures.
@@ -62,17 +64,46 @@ describe('memtier_benchmark', () => {
     expect(file.series.some((s) => s.op === 'Waits')).toBe(false);
   });
 
+  it('JSON through the engine: the same figures as the same run’s .hgrm log of that histogram; requests counted once', async () => {
+    const json = await loadAndAnalyse([join(DIR, 'memtier-2.3.0-redis-4s.json')]);
+    const log = await loadAndAnalyse([join(DIR, 'mt-4s_GET_command_run_1.hgrm')]);
+    const fromJson = json.analysis.runs[0]!.ops.Gets!;
+    const fromLog = log.analysis.runs[0]!.ops.GET!;
+    expect(fromJson.exact).toBe(true);
+    for (const k of ['count', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'p99.99'] as const) expect(fromJson[k], k).toBe(fromLog[k]);
+    expect(fromJson.mean).toBeCloseTo(fromLog.mean as number, 9);
+    expect(fromJson.stddev).toBeCloseTo(fromLog.stddev as number, 9);
+    const doc = (JSON.parse(fixture('memtier-2.3.0-redis-4s.json')) as Record<string, Json>)['ALL STATS']!;
+    expect(json.analysis.runs[0]!.totalOps).toBe(doc.Totals!.Count);
+    // memtier printed 0 as the Totals' average; the histogram gives its mean.
+    expect(doc.Totals!['Average Latency']).toBe(0);
+    expect(json.analysis.runs[0]!.ops['Totals (all requests)']?.mean).toBeGreaterThan(0);
+  });
+
   it('Totals are every request again: kept, never counted', async () => {
     const file = await parse('a.json', fixture('memtier-2.3.0-redis-4s.json'));
-    const totals = find(file, 'summary', 'Totals (all requests)') as SummarySeries;
+    const totals = find(file, 'distribution', 'Totals (all requests)') as DistributionSeries;
     expect(opKind(totals.op)).toBe('derived');
-    expect(totals.count).toBe((find(file, 'summary', 'Sets') as SummarySeries).count + (find(file, 'summary', 'Gets') as SummarySeries).count);
+    expect(totals.totalCount).toBe((find(file, 'distribution', 'Sets') as DistributionSeries).totalCount + (find(file, 'distribution', 'Gets') as DistributionSeries).totalCount);
   });
 
   it('arbitrary commands are named as memtier names them', async () => {
     const file = await parse('c.json', fixture('memtier-2.3.0-redis-commands.json'));
     expect(file.errors).toEqual([]);
-    expect(file.series.filter((s) => s.kind === 'summary').map((s) => s.op)).toEqual(['Incrs', 'Lpushs', 'Totals (all requests)']);
+    expect(file.series.filter((s) => s.kind === 'distribution').map((s) => s.op)).toEqual(['Incrs', 'Lpushs', 'Totals (all requests)']);
+  });
+
+  it('JSON without a histogram (memtier before 2.0, or one that does not decode): the printed figures, as bounds', async () => {
+    const doc = JSON.parse(fixture('memtier-2.3.0-redis-4s.json')) as Record<string, Json>;
+    const gets = doc['ALL STATS']!.Gets as Record<string, Record<string, unknown>>;
+    delete gets['Percentile Latencies']!['Histogram log format'];
+    (doc['ALL STATS']!.Sets as Record<string, Record<string, Record<string, unknown>>>)['Percentile Latencies']!['Histogram log format']!['Compressed Histogram'] = 'HISTFAAAnot-a-histogram';
+    const file = await parse('old.json', JSON.stringify(doc));
+    const summary = find(file, 'summary', 'Gets') as SummarySeries;
+    const pct = gets['Percentile Latencies'] as Record<string, number>;
+    expect(summary.percentiles).toEqual({ p50: us(pct['p50.00']!), p99: us(pct['p99.00']!), 'p99.9': us(pct['p99.90']!) });
+    expect(find(file, 'summary', 'Sets')?.count).toBe(doc['ALL STATS']!.Sets!.Count);
+    expect(file.errors).toEqual([expect.objectContaining({ line: 0, message: expect.stringMatching(/^Sets: its Compressed Histogram does not decode/) })]);
   });
 
   it('HdrHistogram log: one interval from start to the end timestamp, µs, the command from the header; it agrees with the JSON', async () => {
