@@ -238,6 +238,9 @@ class LocustParser implements LineParser {
       if (v === null) return void this.issues.skip(lineNo, `percentile ${this.header?.[i] ?? label} "${text.slice(0, 40)}" is not a number`), null;
       percentiles[label] = v;
     }
+    // The median is the 50% column's figure; requests.csv before 0.14 has no percentile columns (distribution.csv has).
+    const median = read('median');
+    if (percentiles.p50 === undefined && typeof median === 'number') percentiles.p50 = median;
     return { mean, min, max, percentiles };
   }
 

@@ -23,7 +23,8 @@ import { SampleCounter } from './sample-counter.ts';
  *   the same target); when a file holds results of several attacks (`-name`), the attack name
  *   prefixes it. Failed results are `<operation>-FAILED`.
  * - `vegeta report -type=json`: one summary: `latencies` {total, mean, 50th, 90th, 95th, 99th, max,
- *   min} in integer ns, `requests`, `status_codes`, `success`, `errors`. Its percentiles are
+ *   min} in integer ns, `requests`, `status_codes`, `success`, `errors`. The mean is total ÷
+ *   requests, exact (vegeta's `mean` is that truncated to whole ns). Its percentiles are
  *   vegeta's t-digest estimates over all requests, failed ones included (vegeta keeps no other):
  *   `requests` counts the 2xx/3xx responses (from `status_codes`), `requests-FAILED` the rest, and
  *   the latencies go to `requests (all requests)` with every request's count (src/formats/
@@ -234,6 +235,9 @@ class VegetaParser implements LineParser {
     }
     const requests = value.requests;
     if (typeof requests !== 'number' || !Number.isSafeInteger(requests) || requests < 0) return this.issues.skip(lineNo, 'the report has no request count');
+    // `total` is the exact sum of the latencies; `mean` is that ÷ requests truncated to whole ns.
+    const total = source.total;
+    if (typeof total === 'number' && Number.isSafeInteger(total) && total >= 0 && requests > 0) latencies.mean = total / requests;
     let successes: number | null = null;
     if (isObject(value.status_codes)) {
       successes = 0;

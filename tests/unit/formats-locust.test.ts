@@ -190,6 +190,8 @@ describe('Locust stats.csv, failures.csv, exceptions.csv', () => {
     expect(f.errors).toEqual([]);
     // Before 0.14 failures were logged apart from requests: /does_not_exist had 0 requests and 56 failures.
     expect(f.series.map((s) => `${s.op}:${(s as SummarySeries).count}`)).toEqual(['GET /:51', 'GET /does_not_exist-FAILED:56', 'Aggregated (all requests):165']);
+    // Its median is read as p50 (no percentile columns in requests.csv).
+    expect((f.series[0] as SummarySeries).percentiles).toEqual({ p50: 4000 });
     const d = await parse('run/old_distribution.csv', '"Name","# requests","50%","66%","75%","80%","90%","95%","98%","99%","100%"\n"GET /",31,4,4,4,4,4,4,4,4,4\n"/does_not_exist",0,"N/A","N/A","N/A","N/A","N/A","N/A","N/A","N/A","N/A"\n"None Total",69,3,4,4,4,4,4,5,5,5\n');
     expect(d.errors).toEqual([]);
     expect((d.series[0] as SummarySeries).percentiles).toMatchObject({ p50: 4000, p100: 4000 });
