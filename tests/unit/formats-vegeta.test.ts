@@ -158,6 +158,25 @@ describe('vegeta reports', () => {
     }
   });
 
+  it('a report where most requests failed: its latencies are of all of them, never the successes’ alone (JSON and text alike)', async () => {
+    const json = JSON.parse(fixture('mostly-failed-report.json')) as { requests: number; status_codes: Record<string, number>; latencies: Record<string, number> };
+    const ok = json.status_codes['200'] ?? 0;
+    expect(ok * 2).toBeLessThan(json.requests);
+    for (const name of ['mostly-failed-report.json', 'mostly-failed-report.txt']) {
+      const f = await parse(name, fixture(name));
+      expect(f.errors, name).toEqual([]);
+      const byOp = new Map(f.series.map((s) => [s.op, s as SummarySeries]));
+      expect([...byOp.keys()], name).toEqual(['requests', 'requests-FAILED', 'requests (all requests)']);
+      expect([byOp.get('requests')?.count, byOp.get('requests')?.mean, byOp.get('requests-FAILED')?.count], name).toEqual([ok, null, json.requests - ok]);
+      const all = byOp.get('requests (all requests)') as SummarySeries;
+      expect(all.count, name).toBe(json.requests);
+      // The text report rounds (to 1 µs from 1 ms on): within 500 ns of the JSON's ns here.
+      const within = name.endsWith('.txt') ? 500 : 0;
+      expect(Math.abs((all.max as number) - (json.latencies.max as number)), name).toBeLessThanOrEqual(within);
+      expect(Math.abs((all.mean as number) - (json.latencies.total as number) / json.requests), name).toBeLessThanOrEqual(within);
+    }
+  });
+
   it('reads Go durations exactly, in ns', () => {
     expect(goDurationToNanos('214.519µs')).toBe(214_519);
     expect(goDurationToNanos('1.825ms')).toBe(1_825_000);
