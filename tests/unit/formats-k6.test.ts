@@ -176,6 +176,25 @@ describe('k6 summary', () => {
     ]);
   });
 
+  it('a real run where a third of the requests failed: the sub-metric’s stats are the successes’, the metric’s go to all requests (both layouts)', async () => {
+    for (const name of ['mixed-handle-summary.json', 'mixed-summary-export.json']) {
+      const doc = JSON.parse(fixture(name)) as { metrics: Record<string, { values?: Record<string, number> } & Record<string, unknown>> };
+      const stats = (metric: string) => (doc.metrics[metric]?.values ?? doc.metrics[metric]) as Record<string, number>;
+      const f = await parse(name, fixture(name));
+      expect(f.errors, name).toEqual([]);
+      const byOp = new Map(f.series.map((s) => [s.op, s as SummarySeries]));
+      expect([...byOp.keys()], name).toEqual(['http_req_duration', 'http_req_duration-FAILED', 'http_req_duration (all requests)']);
+      const ok = stats('http_req_duration{expected_response:true}');
+      const all = stats('http_req_duration');
+      const failed = stats('http_req_failed').passes as number;
+      expect(failed).toBeGreaterThan(0);
+      expect([byOp.get('http_req_duration')?.count, byOp.get('http_req_duration')?.mean, byOp.get('http_req_duration')?.percentiles.p95], name).toEqual([ok.count, ok.avg, ok['p(95)']]);
+      expect([byOp.get('http_req_duration-FAILED')?.count, byOp.get('http_req_duration-FAILED')?.mean], name).toEqual([failed, null]);
+      const every = byOp.get('http_req_duration (all requests)');
+      expect([every?.count, every?.mean, every?.min, every?.max, every?.percentiles.p99], name).toEqual([all.count, all.avg, all.min, all.max, all['p(99)']]);
+    }
+  });
+
   it('a summary cut short: one error for the file naming its first line, every line skipped, nothing kept', async () => {
     const text = fixture('create-user-summary.json');
     const cut = text.slice(0, 3000);
