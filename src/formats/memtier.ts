@@ -29,7 +29,9 @@ import { max, mean, stdDeviation } from '../model/hdr-stats.ts';
  * exactly.
  *
  * Totals (the `Totals` row, the FULL_RUN files) are every request again: they are kept as
- * `Totals (all requests)`, shown but not counted twice.
+ * `Totals (all requests)`, shown but not counted twice. A command's `.hgrm`/`.txt` files are named
+ * after its JSON and table row (`GET` → `Gets`): beside the JSON of the same run (same prefix, so
+ * the same client) they are the same requests, counted once, the log's histogram preferred.
  *
  * One file of four readers because a producer is one module (one format id, one `detect`): the
  * parser learns which of memtier's outputs it reads only from the file's first line.
@@ -74,8 +76,16 @@ const END_TIMESTAMP_LEGEND = /^"StartTimestamp","EndTimestamp"/;
 
 const hdrLog = producerHdrLog('memtier_benchmark HdrHistogram log', { format: 'memtier', unit: 'us', producer: { tool: 'memtier_benchmark' } }, (head) => LOG_HEADER.test(head));
 
+/**
+ * The operation a command's log or print is of, named as the JSON and the table name it (`GET` →
+ * `Gets`, `INCR` → `Incrs`: run_stats.cpp writes the command in lower case, capitalised, with an
+ * `s`), so that the files memtier wrote of one run name the same requests alike and they are
+ * counted once.
+ */
 function commandOp(command: string): string {
-  return /^full run$/i.test(command) || command === 'FULL_RUN' ? ALL_REQUESTS : command;
+  if (/^full run$/i.test(command) || command === 'FULL_RUN') return ALL_REQUESTS;
+  const lower = command.toLowerCase();
+  return `${lower.charAt(0).toUpperCase()}${lower.slice(1)}s`;
 }
 
 /**
@@ -297,7 +307,11 @@ class MemtierJsonParser implements LineParser {
         }
       }
     }
-    return { path: this.path, format: 'memtier', series, producer, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file: ParsedFile = { path: this.path, format: 'memtier', series, producer, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    // `--json-out-file=P.json --hdr-file-prefix=P`: the client of the run's logs and prints too.
+    const stem = withoutCompression(baseName(this.path)).replace(/\.json$/i, '');
+    if (stem.length > 0) file.clientHint = stem;
+    return file;
   }
 
   private commands(results: Json): LatencySeries[] {

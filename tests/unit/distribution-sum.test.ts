@@ -19,7 +19,7 @@ async function commands(): Promise<Map<string, DistributionSeries>> {
 describe('sumDistributions', () => {
   it('Sets + Gets is the Totals histogram memtier wrote: every row, the mean and the pooled deviation', async () => {
     const d = await commands();
-    const [sets, gets, totals] = [d.get('Sets'), d.get('Gets'), d.get('Totals (all requests)')] as DistributionSeries[];
+    const [sets, gets, totals] = ['Sets', 'Gets', 'Totals (all requests)'].map((op) => d.get(op) as DistributionSeries) as [DistributionSeries, DistributionSeries, DistributionSeries];
     expect(summable([sets, gets])).toBe(true);
     const sum = sumDistributions([sets, gets]);
     expect(sum.rows).toEqual(totals.rows);

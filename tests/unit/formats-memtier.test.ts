@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
@@ -68,7 +69,7 @@ describe('memtier_benchmark', () => {
     const json = await loadAndAnalyse([join(DIR, 'memtier-2.3.0-redis-4s.json')]);
     const log = await loadAndAnalyse([join(DIR, 'mt-4s_GET_command_run_1.hgrm')]);
     const fromJson = json.analysis.runs[0]!.ops.Gets!;
-    const fromLog = log.analysis.runs[0]!.ops.GET!;
+    const fromLog = log.analysis.runs[0]!.ops.Gets!;
     expect(fromJson.exact).toBe(true);
     for (const k of ['count', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'p99.99'] as const) expect(fromJson[k], k).toBe(fromLog[k]);
     expect(fromJson.mean).toBeCloseTo(fromLog.mean as number, 9);
@@ -78,6 +79,27 @@ describe('memtier_benchmark', () => {
     // memtier printed 0 as the Totals' average; the histogram gives its mean.
     expect(doc.Totals!['Average Latency']).toBe(0);
     expect(json.analysis.runs[0]!.ops['Totals (all requests)']?.mean).toBeGreaterThan(0);
+  });
+
+  it('one run’s JSON, .hgrm logs and prints in one folder (as memtier names them): one client, every request counted once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'memtier-run-'));
+    const run = join(dir, 'mt-4s');
+    mkdirSync(run);
+    for (const name of readdirSync(DIR).filter((n) => n.startsWith('mt-4s_'))) copyFileSync(join(DIR, name), join(run, name));
+    // --json-out-file=mt-4s.json, its name when written (SOURCES.md).
+    copyFileSync(join(DIR, 'memtier-2.3.0-redis-4s.json'), join(run, 'mt-4s.json'));
+    try {
+      const { analysis, loaded } = await loadAndAnalyse([run]);
+      expect(loaded.errors).toEqual([]);
+      const r = analysis.runs[0]!;
+      const doc = (JSON.parse(fixture('memtier-2.3.0-redis-4s.json')) as Record<string, Json>)['ALL STATS']!;
+      expect(r.clients.map((c) => c.client)).toEqual(['mt-4s']);
+      expect(r.totalOps).toBe(doc.Totals!.Count);
+      expect([r.ops.Gets?.count, r.ops.Sets?.count, r.ops.Gets?.exact]).toEqual([doc.Gets!.Count, doc.Sets!.Count, true]);
+      expect(Object.keys(r.ops).sort()).toEqual(['Gets', 'Sets', 'Totals (all requests)']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('Totals are every request again: kept, never counted', async () => {
@@ -111,7 +133,7 @@ describe('memtier_benchmark', () => {
     const file = await parse('mt-4s_GET_command_run_1.hgrm', log);
     expect(file.errors).toEqual([]);
     expect(file.clientHint).toBe('mt-4s');
-    const get = find(file, 'histogram', 'GET') as HistogramSeries;
+    const get = find(file, 'histogram', 'Gets') as HistogramSeries;
     expect(get.unit).toBe('us');
     const [start, end] = log.split('\n')[4]!.split(',');
     expect(get.intervals).toHaveLength(1);
@@ -130,7 +152,7 @@ describe('memtier_benchmark', () => {
     const pct = json.Gets!['Percentile Latencies'] as Record<string, number>;
     expect(loaded.errors).toEqual([]);
     expect(loaded.files[0]?.format).toBe('memtier');
-    const get = analysis.runs[0]!.ops.GET!;
+    const get = analysis.runs[0]!.ops.Gets!;
     expect(get.exact).toBe(true);
     // memtier printed hdr_value_at_percentile(50) / 1000 of this very histogram.
     expect(get.p50).toBe(us(pct['p50.00']!));
@@ -142,7 +164,7 @@ describe('memtier_benchmark', () => {
     const file = await parse('mt-4s_GET_command_run_1.txt', text);
     expect(file.errors).toEqual([]);
     const footer = /#\[Mean\s*=\s*([\d.]+), StdDeviation\s*=\s*([\d.]+)\]\n#\[Max\s*=\s*([\d.]+), Total count\s*=\s*(\d+)\]/.exec(text)!;
-    const s = find(file, 'summary', 'GET') as SummarySeries;
+    const s = find(file, 'summary', 'Gets') as SummarySeries;
     expect(s).toMatchObject({ count: Number(footer[4]), mean: us(Number(footer[1])), stddev: us(Number(footer[2])), max: us(Number(footer[3])), percentiles: {} });
     expect(file.series.some((x) => x.kind === 'distribution')).toBe(false);
   });
