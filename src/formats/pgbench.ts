@@ -389,6 +389,8 @@ interface Progress {
 }
 
 const PROGRESS = /^progress: (\d+(?:\.\d+)?) s, (\d+(?:\.\d)?) tps, lat (\S+) ms stddev ([^\s,]+)(.*)$/;
+/** Every script of a multi-script run together: a view of transactions the scripts' own figures count. */
+const ALL_SCRIPTS = 'all scripts (all requests)';
 /** Report lines kept as the run's settings, as printed. */
 const SETTING = /^(?:transaction type|scaling factor|query mode|number of clients|number of threads|maximum number of tries|maximum try duration|number of transactions per client|duration|initial connection time|tps|total number of retries|number of .+)$/;
 const NUMBER_AND_PERCENT = /^(\d+)(?:\/\d+)? ?(?:\(.*\))?$/;
@@ -536,6 +538,12 @@ class TextReport {
     const throttled = this.lagAvgUs !== null;
     if (this.multiScript) {
       for (const s of this.scripts) if (s.count !== null) series.push(...summaries(`script${s.index - 1}`, s, throttled ? null : 0));
+      // The report's own figures of every script together: shown, never counted again.
+      const t = this.total;
+      if (t.count !== null) {
+        const count = t.count + (t.meanWithFailures ? t.failed : 0);
+        series.push({ kind: 'summary', op: ALL_SCRIPTS, unit: 'us', count, mean: count > 0 ? t.mean : null, stddev: count > 0 ? t.stddev : null, min: null, max: null, percentiles: {}, returns: {} });
+      }
     } else if (this.total.count !== null) {
       series.push(...summaries('script0', this.total, this.lagAvgUs ?? 0));
     }
@@ -559,7 +567,7 @@ class TextReport {
    * counted again (`… (all requests)`), their failures left to the per-script figures.
    */
   private progressSeries(): LatencySeries[] {
-    const name = this.multiScript ? 'all scripts (all requests)' : 'script0';
+    const name = this.multiScript ? ALL_SCRIPTS : 'script0';
     const absolute = (this.progress[0]?.tUs ?? 0) >= EPOCH_MIN_S * 1e6;
     const op: IntervalSummaryRow[] = [];
     const intended: IntervalSummaryRow[] = [];
