@@ -343,8 +343,10 @@ class LocustParser implements LineParser {
       errors: this.issues.errors,
       skippedLines: this.issues.skippedLines,
       lines: this.lines,
-      producer: { tool: 'Locust', settings: { file: this.kind === 'history' ? 'stats history' : (this.kind ?? 'unknown') } },
     };
+    // A file with no Locust header (cut before its first line ended) says nothing of the tool or a client.
+    if (!this.header) return file;
+    file.producer = { tool: 'Locust', settings: { file: this.kind === 'history' ? 'stats history' : (this.kind ?? 'unknown') } };
     if (this.overall) file.overall = this.overall;
     const name = withoutCompression(baseName(this.path));
     if (SUFFIX.test(name)) {
