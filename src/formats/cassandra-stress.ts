@@ -1,7 +1,9 @@
+import { allRequestsOf } from '../model/naming.ts';
 import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
 import { IssueLog, MAX_MESSAGE_CHARS, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
+import { outcomeSeries } from './outcomes.ts';
 
 /**
  * cassandra-stress (Apache Cassandra 2.1–5.0 `tools/stress`, and ScyllaDB's fork): its text log
@@ -102,6 +104,8 @@ interface ParsedRow {
 interface OpSeries {
   ok: IntervalSummarySeries;
   failed: IntervalSummarySeries | null;
+  /** Intervals with both: their figures, of every operation of the interval (`<op> (all requests)`). */
+  all: IntervalSummarySeries | null;
 }
 
 /** One run: from its `Running …` line (or the file's first row) to the next. */
@@ -403,21 +407,25 @@ class CassandraStressTextParser implements LineParser {
     const ok = count - errors;
     const entry = this.seriesOf(op);
     const at = { startUs: run.offsetUs + startUs, lengthUs: Math.max(0, row.timeUs - startUs), line: row.line };
-    const figures: IntervalSummaryRow =
-      ok > 0
-        ? { ...at, count: ok, mean: row.mean, stddev: null, min: null, max: row.max, percentiles: row.percentiles }
-        : { ...at, count: 0, mean: null, stddev: null, min: null, max: null, percentiles: {} };
-    entry.ok.rows.push(figures);
+    // The row's figures time failed operations too (their attempts are timed): they are the
+    // successes' own only when none failed, the failures' when all did, else every operation's.
+    const withFigures = (n: number): IntervalSummaryRow => ({ ...at, count: n, mean: row.mean, stddev: null, min: null, max: row.max, percentiles: row.percentiles });
+    const countOnly = (n: number): IntervalSummaryRow => ({ ...at, count: n, mean: null, stddev: null, min: null, max: null, percentiles: {} });
+    entry.ok.rows.push(ok > 0 && errors === 0 ? withFigures(ok) : countOnly(ok));
     if (errors > 0) {
       entry.failed ??= { kind: 'intervals', op: `${op}-FAILED`, unit: 'us', timeBase: 'relative', rows: [] };
-      entry.failed.rows.push({ ...at, count: errors, mean: null, stddev: null, min: null, max: null, percentiles: {} });
+      entry.failed.rows.push(ok === 0 ? withFigures(errors) : countOnly(errors));
+    }
+    if (errors > 0 && ok > 0) {
+      entry.all ??= { kind: 'intervals', op: allRequestsOf(op), unit: 'us', timeBase: 'relative', rows: [] };
+      entry.all.rows.push(withFigures(count));
     }
   }
 
   private seriesOf(op: string): OpSeries {
     let entry = this.series.get(op);
     if (!entry) {
-      entry = { ok: { kind: 'intervals', op, unit: 'us', timeBase: 'relative', rows: [] }, failed: null };
+      entry = { ok: { kind: 'intervals', op, unit: 'us', timeBase: 'relative', rows: [] }, failed: null, all: null };
       this.series.set(op, entry);
     }
     return entry;
@@ -481,14 +489,10 @@ class CassandraStressTextParser implements LineParser {
       const errors = Math.min(figures.errors ?? 0, total);
       const percentiles: Record<string, number> = {};
       for (const p of ['p50', 'p95', 'p99', 'p99.9']) if (figures[p] !== undefined) percentiles[p] = figures[p] as number;
-      // The Results latencies cover failed operations too: with none left, they describe no operation of the series.
-      const ok = total - errors;
-      out.push(
-        ok > 0
-          ? { kind: 'summary', op, unit: 'us', count: ok, mean: figures.mean, min: null, max: figures.max ?? null, percentiles, returns: {} }
-          : { kind: 'summary', op, unit: 'us', count: 0, mean: null, min: null, max: null, percentiles: {}, returns: {} },
-      );
-      if (errors > 0) out.push({ kind: 'summary', op: `${op}-FAILED`, unit: 'us', count: errors, mean: null, min: null, max: null, percentiles: {}, returns: {} });
+      // The Results latencies cover failed operations too (src/formats/outcomes.ts gives them to all of them).
+      const mean = figures.mean;
+      const summary = (name: string, n: number): SummarySeries => ({ kind: 'summary', op: name, unit: 'us', count: n, mean, min: null, max: figures.max ?? null, percentiles, returns: {} });
+      out.push(...outcomeSeries(op, { ok: total - errors, failed: errors }, { unit: 'us' }, summary));
     }
     return out;
   }
@@ -498,7 +502,7 @@ class CassandraStressTextParser implements LineParser {
     for (const run of this.runs) {
       for (const u of run.unattributed) this.issues.skip(u.row.line, `interval printed only its total row and its operation type cannot be told (${run.ops.join(', ')})`);
     }
-    const series = [...this.series.values()].flatMap((s) => (s.failed ? [s.ok, s.failed] : [s.ok]));
+    const series = [...this.series.values()].flatMap((s) => [s.ok, ...(s.failed ? [s.failed] : []), ...(s.all ? [s.all] : [])]);
     if (series.length === 0 && this.issues.errors.length === 0) this.issues.note(0, 'no cassandra-stress interval rows found');
     const settings: Record<string, string> = { ...this.settings };
     const runs = this.runs.filter((r) => r.intervals > 0);
