@@ -1,4 +1,4 @@
-import { allRequestsOf } from '../model/naming.ts';
+import { includingFailuresOf } from '../model/naming.ts';
 import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
 import { IssueLog, MAX_MESSAGE_CHARS, type FormatModule, type LineParser } from './format.ts';
@@ -104,7 +104,7 @@ interface ParsedRow {
 interface OpSeries {
   ok: IntervalSummarySeries;
   failed: IntervalSummarySeries | null;
-  /** Intervals with both: their figures, of every operation of the interval (`<op> (all requests)`). */
+  /** Intervals with both: their figures, of every operation of the interval (`<op> (including failures)`). */
   all: IntervalSummarySeries | null;
 }
 
@@ -417,7 +417,7 @@ class CassandraStressTextParser implements LineParser {
       entry.failed.rows.push(ok === 0 ? withFigures(errors) : countOnly(errors));
     }
     if (errors > 0 && ok > 0) {
-      entry.all ??= { kind: 'intervals', op: allRequestsOf(op), unit: 'us', timeBase: 'relative', rows: [] };
+      entry.all ??= { kind: 'intervals', op: includingFailuresOf(op), unit: 'us', timeBase: 'relative', rows: [] };
       entry.all.rows.push(withFigures(count));
     }
   }

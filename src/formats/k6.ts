@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { allRequestsOf } from '../model/naming.ts';
+import { includingFailuresOf } from '../model/naming.ts';
 import { parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
@@ -46,7 +46,7 @@ import { SampleCounter } from './sample-counter.ts';
  *   as printed). Its successful requests are the `{expected_response:true}` sub-metric k6 ≥ 0.31
  *   adds; failed ones = `http_reqs` − those (or `http_req_failed`'s passes: a rate counts its non-zero
  *   samples as passes, grafana/k6#2386). The metric's own stats cover failed requests too: with
- *   failures they are `<metric> (all requests)` (shown, never counted again), and the operation
+ *   failures they are `<metric> (including failures)` (shown, never counted again), and the operation
  *   carries the sub-metric's stats, or its count only when there is no sub-metric.
  *   k6 interpolates between samples for its percentiles; they are its own figures.
  */
@@ -339,7 +339,7 @@ class K6Parser implements LineParser {
         out.push(trendSummary(metric, okCount, ok));
         if (total > okCount) {
           // The metric's own stats are of every request, failed ones included: all requests, shown beside.
-          out.push(trendSummary(`${metric}-FAILED`, total - okCount, null), trendSummary(allRequestsOf(metric), total, all));
+          out.push(trendSummary(`${metric}-FAILED`, total - okCount, null), trendSummary(includingFailuresOf(metric), total, all));
         }
         continue;
       }

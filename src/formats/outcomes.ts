@@ -1,4 +1,4 @@
-import { allRequestsOf } from '../model/naming.ts';
+import { includingFailuresOf } from '../model/naming.ts';
 import type { LatencySeries, SeriesBase, SummarySeries } from '../model/types.ts';
 
 /**
@@ -16,7 +16,7 @@ export interface OutcomeCounts {
  * A report whose latency figures cover successes and failures together, as series that never give
  * those figures to the successes alone: with no failure inside them they are the successes' own
  * (`op`); with nothing but failures, the failures' (`op-FAILED`); otherwise `op` and `op-FAILED`
- * carry their exact counts only, and the figures go to `op (all requests)` with the count they
+ * carry their exact counts only, and the figures go to `op (including failures)` with the count they
  * cover — shown, never counted again. `figures(name, count)` makes the series that carries them.
  */
 export function outcomeSeries<T extends LatencySeries>(op: string, counts: OutcomeCounts, base: Pick<SeriesBase, 'unit' | 'scope' | 'client'>, figures: (name: string, count: number) => T): (T | SummarySeries)[] {
@@ -28,5 +28,5 @@ export function outcomeSeries<T extends LatencySeries>(op: string, counts: Outco
   }
   if (counts.ok === 0 && apart === 0) return [figures(`${op}-FAILED`, counts.failed)];
   const out: (T | SummarySeries)[] = counts.ok > 0 ? [countOnly(op, counts.ok)] : [];
-  return [...out, countOnly(`${op}-FAILED`, counts.failed + apart), figures(allRequestsOf(op), counts.ok + counts.failed)];
+  return [...out, countOnly(`${op}-FAILED`, counts.failed + apart), figures(includingFailuresOf(op), counts.ok + counts.failed)];
 }

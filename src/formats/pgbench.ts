@@ -600,7 +600,7 @@ class TextReport {
  * printed latency includes the schedule lag: it is the intended one, and the service mean is that
  * minus the average lag when pgbench printed it (`lagUs`; null when it did not, for a script's
  * figures). A mean `(including failures)` covers the failed transactions too: it goes to
- * `<op> (all requests)` (src/formats/outcomes.ts), never to the successful ones alone.
+ * `<op> (including failures)` (src/formats/outcomes.ts), never to the successful ones alone.
  */
 function summaries(op: string, t: Totals, lagUs: number | null): LatencySeries[] {
   const count = t.count ?? 0;

@@ -27,7 +27,7 @@ import { SampleCounter } from './sample-counter.ts';
  *   requests, exact (vegeta's `mean` is that truncated to whole ns). Its percentiles are
  *   vegeta's t-digest estimates over all requests, failed ones included (vegeta keeps no other):
  *   `requests` counts the 2xx/3xx responses (from `status_codes`), `requests-FAILED` the rest, and
- *   the latencies go to `requests (all requests)` with every request's count (src/formats/
+ *   the latencies go to `requests (including failures)` with every request's count (src/formats/
  *   outcomes.ts) — to `requests` only when none failed, to `requests-FAILED` when all did.
  * - `vegeta report` (text): the same figures as Go durations rounded to the next smaller unit
  *   (`1.825ms`, `214.519µs`, `1m2.5s`); older versions print fewer latency columns, which are read

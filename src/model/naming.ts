@@ -23,10 +23,12 @@ export function withoutCompression(name: string): string {
 
 /**
  * Names producers' modules give to other views of requests already counted elsewhere: JMeter's
- * `<label> (first byte)` (its Latency column), Locust's `Aggregated (all requests)` row, and a
- * tool's whole-run report beside the per-request data it summarises (`<op> (report)`).
+ * `<label> (first byte)` (its Latency column), a tool's row of every operation together (Locust's
+ * `Aggregated (all requests)`), a report's figures of one operation's successes and failures
+ * together (`<op> (including failures)`), and a tool's whole-run report beside the per-request
+ * data it summarises (`<op> (report)`).
  */
-const DERIVED = / \((?:first byte|all requests|report)\)$/;
+const DERIVED = / \((?:first byte|all requests|including failures|report)\)$/;
 
 /** The name a whole-run report of `op` takes beside per-request data of it (see SeriesBase.scope). */
 export function reportOf(op: string): string {
@@ -38,8 +40,8 @@ export function reportOf(op: string): string {
  * together (vegeta's latencies, wrk's thread stats, Locust's per-name row): shown, never counted
  * again, and never given to the successes alone.
  */
-export function allRequestsOf(op: string): string {
-  return `${op} (all requests)`;
+export function includingFailuresOf(op: string): string {
+  return `${op} (including failures)`;
 }
 
 /** How a measurement name counts: throughput counts 'op' and 'failed'; never 'intended', 'cleanup' or 'derived'. */

@@ -172,7 +172,7 @@ describe('k6 summary', () => {
     expect(f.series.map((s) => [s.op, (s as SummarySeries).count, (s as SummarySeries).percentiles.p95 ?? null])).toEqual([
       ['http_req_duration', 993, null],
       ['http_req_duration-FAILED', 7, null],
-      ['http_req_duration (all requests)', 1000, handle.metrics.http_req_duration!.values['p(95)']],
+      ['http_req_duration (including failures)', 1000, handle.metrics.http_req_duration!.values['p(95)']],
     ]);
   });
 
@@ -183,14 +183,14 @@ describe('k6 summary', () => {
       const f = await parse(name, fixture(name));
       expect(f.errors, name).toEqual([]);
       const byOp = new Map(f.series.map((s) => [s.op, s as SummarySeries]));
-      expect([...byOp.keys()], name).toEqual(['http_req_duration', 'http_req_duration-FAILED', 'http_req_duration (all requests)']);
+      expect([...byOp.keys()], name).toEqual(['http_req_duration', 'http_req_duration-FAILED', 'http_req_duration (including failures)']);
       const ok = stats('http_req_duration{expected_response:true}');
       const all = stats('http_req_duration');
       const failed = stats('http_req_failed').passes as number;
       expect(failed).toBeGreaterThan(0);
       expect([byOp.get('http_req_duration')?.count, byOp.get('http_req_duration')?.mean, byOp.get('http_req_duration')?.percentiles.p95], name).toEqual([ok.count, ok.avg, ok['p(95)']]);
       expect([byOp.get('http_req_duration-FAILED')?.count, byOp.get('http_req_duration-FAILED')?.mean], name).toEqual([failed, null]);
-      const every = byOp.get('http_req_duration (all requests)');
+      const every = byOp.get('http_req_duration (including failures)');
       expect([every?.count, every?.mean, every?.min, every?.max, every?.percentiles.p99], name).toEqual([all.count, all.avg, all.min, all.max, all['p(99)']]);
     }
   });

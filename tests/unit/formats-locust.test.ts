@@ -113,7 +113,7 @@ describe('Locust: figures of successes and failures together (issue #27)', () =>
     const summary = (op: string) => f.series.find((s) => s.op === op) as SummarySeries;
     expect([summary('GET /mixed').count, summary('GET /mixed').mean, summary('GET /mixed').percentiles]).toEqual([requests - failures, null, {}]);
     expect([summary('GET /mixed-FAILED').count, summary('GET /mixed-FAILED').mean]).toEqual([failures, null]);
-    const all = summary('GET /mixed (all requests)');
+    const all = summary('GET /mixed (including failures)');
     expect(all.count).toBe(requests);
     expect(all.mean).toBeCloseTo(average * 1000, 6);
     expect(all.percentiles.p99).toBe(p99 * 1000);
@@ -125,7 +125,7 @@ describe('Locust: figures of successes and failures together (issue #27)', () =>
       expect(f.errors, name).toEqual([]);
       const summaries = new Map(f.series.filter((s): s is SummarySeries => s.kind === 'summary').map((s) => [s.op, s]));
       for (const [key, [requests = 0, failures = 0, median = 0, average = 0, min = 0, max = 0]] of lastHistoryRows(read(name))) {
-        const op = key === 'Aggregated' ? 'Aggregated (all requests)' : failures === 0 ? key : failures === requests ? `${key}-FAILED` : `${key} (all requests)`;
+        const op = key === 'Aggregated' ? 'Aggregated (all requests)' : failures === 0 ? key : failures === requests ? `${key}-FAILED` : `${key} (including failures)`;
         const s = summaries.get(op);
         expect(s?.count, `${name} ${op}`).toBe(requests);
         expect(s?.percentiles, `${name} ${op}`).toEqual({ p50: median * 1000 });
@@ -141,8 +141,8 @@ describe('Locust: figures of successes and failures together (issue #27)', () =>
     expect(loaded.errors).toEqual([]);
     const run = analysis.runs[0]!;
     const [requests = 0, failures = 0, , p99 = 0] = statsRows(read('mixed_stats.csv')).get('GET /mixed') ?? [];
-    expect(run.ops['GET /mixed (all requests)']?.p99 ?? run.ops['GET /mixed (all requests)']?.bounds?.p99?.min).toBe(p99 * 1000);
-    expect([run.ops['GET /mixed']?.count, run.ops['GET /mixed-FAILED']?.count, run.ops['GET /mixed (all requests)']?.count]).toEqual([requests - failures, failures, requests]);
+    expect(run.ops['GET /mixed (including failures)']?.p99 ?? run.ops['GET /mixed (including failures)']?.bounds?.p99?.min).toBe(p99 * 1000);
+    expect([run.ops['GET /mixed']?.count, run.ops['GET /mixed-FAILED']?.count, run.ops['GET /mixed (including failures)']?.count]).toEqual([requests - failures, failures, requests]);
     expect(run.totalOps).toBe(statsRows(read('mixed_stats.csv')).get('Aggregated')?.[0]);
   });
 });

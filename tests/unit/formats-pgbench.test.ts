@@ -231,10 +231,10 @@ describe('pgbench: report and progress', () => {
     expect([byOp('script0').count, byOp('script0').mean]).toEqual([processed, null]);
     expect([byOp('script0-FAILED').count, byOp('script0-FAILED').mean]).toEqual([failed, null]);
     const mean = micros(/^(\S+) ms \(including failures\)$/.exec(printed(text, 'latency average'))![1]!);
-    expect([byOp('script0 (all requests)').count, byOp('script0 (all requests)').mean]).toEqual([processed + failed, mean]);
+    expect([byOp('script0 (including failures)').count, byOp('script0 (including failures)').mean]).toEqual([processed + failed, mean]);
     // The engine counts each transaction once: processed + failed.
     const { analysis } = await loadAndAnalyse([join(DIR, 'pg15-report-failures', 'stdout.txt')]);
-    expect(analysis.runs[0]?.ops['script0 (all requests)']?.mean).toBe(mean);
+    expect(analysis.runs[0]?.ops['script0 (including failures)']?.mean).toBe(mean);
     expect([analysis.runs[0]?.ops.script0?.count, analysis.runs[0]?.ops['script0-FAILED']?.count]).toEqual([processed, failed]);
   });
 

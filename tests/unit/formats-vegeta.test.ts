@@ -123,7 +123,7 @@ describe('vegeta reports', () => {
       const okCount = rows.filter((r) => r.code >= 200 && r.code < 400).length;
       expect([ok.count, failed?.count ?? 0], run).toEqual([okCount, rows.length - okCount]);
       // vegeta's latencies are of all requests, failed ones included: never the successes' alone.
-      const all = report.series.find((s) => s.op === 'requests (all requests)') as SummarySeries | undefined;
+      const all = report.series.find((s) => s.op === 'requests (including failures)') as SummarySeries | undefined;
       const figures = failed ? (all as SummarySeries) : ok;
       expect(figures.count, run).toBe(rows.length);
       if (failed) expect([ok.mean, ok.min, ok.max, ok.percentiles, failed.mean], run).toEqual([null, null, null, {}, null]);
@@ -145,7 +145,7 @@ describe('vegeta reports', () => {
   it('text report: the JSON report rounded as vegeta rounds (to the next smaller unit)', async () => {
     for (const run of ['single', 'mixed']) {
       const withLatencies = (f: ParsedFile) => f.series.find((s) => (s as SummarySeries).mean !== null) as SummarySeries;
-      expect(withLatencies(await parse(`${run}-report.txt`, fixture(`${run}-report.txt`))).op).toBe(run === 'single' ? 'requests' : 'requests (all requests)');
+      expect(withLatencies(await parse(`${run}-report.txt`, fixture(`${run}-report.txt`))).op).toBe(run === 'single' ? 'requests' : 'requests (including failures)');
       const json = withLatencies(await parse(`${run}-report.json`, fixture(`${run}-report.json`)));
       const text = withLatencies(await parse(`${run}-report.txt`, fixture(`${run}-report.txt`)));
       expect(text.count).toBe(json.count);
@@ -166,9 +166,9 @@ describe('vegeta reports', () => {
       const f = await parse(name, fixture(name));
       expect(f.errors, name).toEqual([]);
       const byOp = new Map(f.series.map((s) => [s.op, s as SummarySeries]));
-      expect([...byOp.keys()], name).toEqual(['requests', 'requests-FAILED', 'requests (all requests)']);
+      expect([...byOp.keys()], name).toEqual(['requests', 'requests-FAILED', 'requests (including failures)']);
       expect([byOp.get('requests')?.count, byOp.get('requests')?.mean, byOp.get('requests-FAILED')?.count], name).toEqual([ok, null, json.requests - ok]);
-      const all = byOp.get('requests (all requests)') as SummarySeries;
+      const all = byOp.get('requests (including failures)') as SummarySeries;
       expect(all.count, name).toBe(json.requests);
       // The text report rounds (to 1 µs from 1 ms on): within 500 ns of the JSON's ns here.
       const within = name.endsWith('.txt') ? 500 : 0;
@@ -190,7 +190,7 @@ describe('vegeta reports', () => {
 
   it('several text reports appended in one file are clients of their own', async () => {
     const f = await parse('reports.txt', `${fixture('single-report.txt')}\n${fixture('mixed-report.txt')}`);
-    expect(f.series.map((s) => `${s.client}|${s.op}|${(s as SummarySeries).count}`)).toEqual(['report 1|requests|1000', 'report 2|requests|139', 'report 2|requests-FAILED|61', 'report 2|requests (all requests)|200']);
+    expect(f.series.map((s) => `${s.client}|${s.op}|${(s as SummarySeries).count}`)).toEqual(['report 1|requests|1000', 'report 2|requests|139', 'report 2|requests-FAILED|61', 'report 2|requests (including failures)|200']);
     expect(f.errors).toEqual([]);
   });
 });

@@ -176,7 +176,7 @@ describe('wrk', () => {
       // wrk's thread stats cover every completed response, non-2xx ones too, not the socket errors.
       const stats = /Latency\s+(\S+)\s+(\S+)\s+(\S+)/.exec(text) as RegExpExecArray;
       // Every response failed (wrk-404): the figures are the failures' own.
-      const carrier = counts.non2xx === 0 ? (ok as SummarySeries) : counts.non2xx === counts.requests && counts.socket === 0 ? summaryOf(f, `${url}-FAILED`) : summaryOf(f, `${url} (all requests)`);
+      const carrier = counts.non2xx === 0 ? (ok as SummarySeries) : counts.non2xx === counts.requests && counts.socket === 0 ? summaryOf(f, `${url}-FAILED`) : summaryOf(f, `${url} (including failures)`);
       expect([carrier.count, carrier.mean, carrier.max], name).toEqual([counts.requests, wrkTimeToMicros(stats[1] ?? ''), wrkTimeToMicros(stats[3] ?? '')]);
       if (counts.non2xx > 0 && ok) expect([ok.mean, ok.max, ok.percentiles], name).toEqual([null, null, {}]);
     }
@@ -190,7 +190,7 @@ describe('wrk', () => {
     const op = run?.ops['http://127.0.0.1:18082/flaky'];
     expect([op?.count, op?.mean, op?.p99, op?.bounds?.p99]).toEqual([501, null, null, undefined]);
     // The printed figures are of all 629 responses, shown beside and never counted again.
-    const all = run?.ops['http://127.0.0.1:18082/flaky (all requests)'];
+    const all = run?.ops['http://127.0.0.1:18082/flaky (including failures)'];
     expect([all?.count, all?.mean, all?.exact]).toEqual([629, 46120, false]);
     expect(all?.bounds?.p99).toEqual({ min: 71630, max: 71630 });
     expect(run?.ops['http://127.0.0.1:18082/flaky-FAILED']?.count).toBe(128);

@@ -67,13 +67,13 @@ function expectPrefixConsistent(cut: Reading, complete: Reading, completeLines: 
   // A tool's summary row holds a dozen figures of one series (Locust's stats.csv): the partial last
   // line may add or change that one series whole, or at most three records of any kind. A report's
   // outcome line (vegeta's status codes) decides how one operation's figures are split between
-  // `op`, `op-FAILED` and `op (all requests)` (src/formats/outcomes.ts): one operation's series.
+  // `op`, `op-FAILED` and `op (including failures)` (src/formats/outcomes.ts): one operation's series.
   const seriesOf = (record: string) =>
     record
       .split('|')
       .slice(1, 4)
       .join('|')
-      .replace(/(?: \(all requests\)|-FAILED)(?=\|[a-z]+$)/, '');
+      .replace(/(?: \(including failures\)|-FAILED)(?=\|[a-z]+$)/, '');
   const touched = new Set([...onlyA, ...onlyB].map(seriesOf));
   const differing = touched.size <= 1 ? Math.min(3, onlyA.length + onlyB.length) : onlyA.length + onlyB.length;
   expect(differing, `records differ: ${JSON.stringify({ onlyA, onlyB }).slice(0, 2000)}`).toBeLessThanOrEqual(3);
