@@ -34,6 +34,9 @@ import type { CompareMethod, CompareResult, ComparisonRow, SideSummary, Verdict 
  *   (varianceCorrection), and the interval by t/z for the degrees of freedom its blocks hold. On
  *   simulated runs of 300 s (tests/unit/compare.test.ts) this brings the false-positive rate of
  *   A/A comparisons from ~9–11% down to ~5%.
+ * - *One run's own interval* (runIntervals, for a history of runs): the same bootstrap of one side,
+ *   its figure's 95% interval rather than a ratio's. It lives here, beside the A/B rows, so that
+ *   both are one method (which is why this file runs past 500 lines).
  * - *None* where the data has no time resolution (summaries only, a comparison file) or a run is
  *   shorter than MIN_SECONDS: the figures and their ratio, and the reason no interval is given.
  */
@@ -52,6 +55,8 @@ export const MAX_BLOCKS_PER_RUN = 500;
 /** The row of a run's throughput over every operation (failed included), as the summary counts it. */
 export const ALL_OPERATIONS = 'all operations';
 export const THROUGHPUT = 'throughput';
+/** The share of a run's operations that failed (of all operations): a run's error rate. */
+export const ERROR_RATE = 'errors';
 
 /** An operation's figures in one run: count, unit and precision (what may be compared), values by stat key ('p99'). */
 export interface OpFigures {
@@ -78,6 +83,8 @@ export interface RunFigures {
 export interface SideSeconds {
   segments: { from: number; to: number; durationS: number }[];
   opsPerSecond: Float64Array;
+  /** Of those, the failed ones (for a run's error rate); absent when not known. */
+  failedPerSecond?: Float64Array;
   ops: Record<string, SecondHistograms>;
 }
 
@@ -346,6 +353,11 @@ const Z_975 = 1.959963984540054;
  * two combine as in Welch's test. Widening by t/z for them keeps a side of few blocks from claiming
  * more certainty than its blocks hold.
  */
+function sideDegreesOfFreedom(side: PreparedSide): number {
+  const blocks = side.segments.reduce((a, s) => a + (s.to - s.from) / s.blockLength, 0);
+  return Math.max(1, 1.5 * (blocks - 1));
+}
+
 function bootstrapDegreesOfFreedom(spread: readonly { scale: number; values: Float64Array }[], sides: readonly PreparedSide[]): number {
   let numerator = 0;
   let denominator = 0;
@@ -356,8 +368,7 @@ function bootstrapDegreesOfFreedom(spread: readonly { scale: number; values: Flo
     let squares = 0;
     for (const v of values) squares += (Math.log(v) - mean) ** 2;
     const variance = (squares / (values.length - 1)) * scale * scale;
-    const blocks = (sides[i] as PreparedSide).segments.reduce((a, s) => a + (s.to - s.from) / s.blockLength, 0);
-    const df = Math.max(1, 1.5 * (blocks - 1));
+    const df = sideDegreesOfFreedom(sides[i] as PreparedSide);
     numerator += variance;
     denominator += (variance * variance) / df;
   });
@@ -483,4 +494,88 @@ export function compareSides(baseline: SideInput, candidate: SideInput, options:
     methodText,
     rows: bootstrapRows(b, c, ops, percentiles, resamples),
   };
+}
+
+// ---- One run's own intervals --------------------------------------------------------------------
+
+/** A figure of one run and its 95% interval; the interval is null (with a note) when the bootstrap cannot give one. */
+export interface StatInterval {
+  value: number | null;
+  ciLow: number | null;
+  ciHigh: number | null;
+  note?: string;
+}
+
+export const intervalKey = keyOf;
+
+/**
+ * Each figure of one run (a side of one run) with its 95% interval from the same moving-block
+ * bootstrap and corrections as an A/B comparison: per operation its percentiles and throughput,
+ * and for all operations the throughput and, when failed operations per second are known, the
+ * error rate. Keys are intervalKey(op, stat).
+ */
+export function runIntervals(seconds: SideSeconds, ops: readonly string[], percentilesIn: readonly number[], options: Omit<CompareOptions, 'percentiles'> = {}): Map<string, StatInterval> {
+  const percentiles = checkPercentiles(percentilesIn);
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const out = new Map<string, StatInterval>();
+  const failed = seconds.failedPerSecond;
+  const errorRate = (plan: ResamplePlan, r: number, failedPrefix: Float64Array, allPrefix: Float64Array) => {
+    const all = blockSum(allPrefix, plan, r);
+    return all > 0 ? blockSum(failedPrefix, plan, r) / all : Number.NaN;
+  };
+  const short = seconds.segments.find((s) => s.to - s.from < MIN_SECONDS);
+  const prepared = prepareSide(seconds, ops, percentiles);
+  const identity = identityPlan(prepared.segments);
+  const allPrefix = prefixSums(seconds.opsPerSecond);
+  const failedPrefix = failed ? prefixSums(failed) : null;
+  if (short) {
+    const why = `the run has ${short.to - short.from} s of data; a bootstrap needs at least ${MIN_SECONDS} s`;
+    for (const [key, value] of prepared.observed) out.set(key, { value: Number.isNaN(value) ? null : value, ciLow: null, ciHigh: null, note: why });
+    if (failedPrefix) out.set(keyOf(ALL_OPERATIONS, ERROR_RATE), { value: errorRate(identity, 0, failedPrefix, allPrefix), ciLow: null, ciHigh: null, note: why });
+    return out;
+  }
+  const plan = resamplePlan(prepared.segments, resamples, new Rng(deriveSeed(options.seed ?? DEFAULT_SEED, 0)));
+  const values = resampleSide(prepared, plan, ops, percentiles);
+  if (failedPrefix) {
+    const rates = new Float64Array(resamples);
+    for (let r = 0; r < resamples; r++) rates[r] = errorRate(plan, r, failedPrefix, allPrefix);
+    prepared.observed.set(keyOf(ALL_OPERATIONS, ERROR_RATE), errorRate(identity, 0, failedPrefix, allPrefix));
+    values.set(keyOf(ALL_OPERATIONS, ERROR_RATE), rates);
+  }
+  const { factor, capped } = sideCorrection(prepared);
+  const scale = Math.sqrt(factor);
+  const low = (1 - CONFIDENCE) / 2;
+  // One side: Welch's combination of degrees of freedom is the side's own.
+  const widen = studentTQuantile(1 - low, sideDegreesOfFreedom(prepared)) / Z_975;
+  for (const [key, observed] of prepared.observed) {
+    const [op = '', stat = ''] = key.split('\u0000');
+    const p = stat.startsWith('p') ? Number(stat.slice(1)) : null;
+    const value = Number.isNaN(observed) ? null : observed;
+    const plain = (note: string) => out.set(key, { value, ciLow: null, ciHigh: null, note });
+    if (p !== null && (prepared.counts.get(op) ?? 0) * (1 - p / 100) < MIN_TAIL_SAMPLES) {
+      plain(`${stat} needs at least ${MIN_TAIL_SAMPLES} samples beyond it; the run has ${(prepared.counts.get(op) ?? 0).toLocaleString('en-US')}`);
+      continue;
+    }
+    const draws = values.get(key) as Float64Array;
+    if (value === null || draws.some((v) => Number.isNaN(v))) {
+      plain(`some resamples hold no ${op} at all: too few samples for an interval`);
+      continue;
+    }
+    if (stat === ERROR_RATE) {
+      // A rate may be 0: its interval is read directly from the resamples, widened as the others.
+      const sorted = Float64Array.from(draws, (v) => value + scale * (v - value)).sort();
+      out.set(key, { value, ciLow: Math.max(0, value + widen * (quantile(sorted, low) - value)), ciHigh: Math.min(1, value + widen * (quantile(sorted, 1 - low) - value)) });
+      continue;
+    }
+    if (!(value > 0) || draws.some((v) => !(v > 0))) {
+      plain(`some resamples' ${stat} is 0: too few samples for an interval`);
+      continue;
+    }
+    const centre = Math.log(value);
+    const logs = Float64Array.from(draws, (v) => centre + scale * (Math.log(v) - centre)).sort();
+    const interval: StatInterval = { value, ciLow: Math.exp(centre + widen * (quantile(logs, low) - centre)), ciHigh: Math.exp(centre + widen * (quantile(logs, 1 - low) - centre)) };
+    if (capped) interval.note = `the run is short for how long its per-second figures stay correlated: the interval is widened by the most allowed (×${MAX_VARIANCE_CORRECTION} in variance) and may still be too narrow`;
+    out.set(key, interval);
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { SecondHistogramsBuilder } from '../analysis/block-bootstrap.ts';
-import { compareSides, statKey, type OpFigures, type RunFigures, type SideInput, type SideSeconds } from '../analysis/compare.ts';
+import { compareSides, runIntervals, statKey, type OpFigures, type RunFigures, type SideInput, type SideSeconds, type StatInterval } from '../analysis/compare.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import { hdrLayout } from '../model/hdr-layout.ts';
 import { toMicros } from '../model/numbers.ts';
@@ -99,7 +99,7 @@ interface RunData {
  * One run's seconds in the window, added to `builders` (one per operation) from second `at` of the
  * side's axis; its first second and length, or why it has none to resample.
  */
-function addRunSeconds(store: Store, { run, figures, groups }: RunData, ops: readonly string[], window: AnalysisWindow, builders: Map<string, SecondHistogramsBuilder>, at: number, opsPerSecond: number[]): { length: number; durationS: number } | string {
+function addRunSeconds(store: Store, { run, figures, groups }: RunData, ops: readonly string[], window: AnalysisWindow, builders: Map<string, SecondHistogramsBuilder>, at: number, opsPerSecond: number[], failedPerSecond: number[]): { length: number; durationS: number } | string {
   if (run.comparison !== null) return `${run.label} was opened from a shared comparison, whose latency data has no time`;
   const t = run.throughputPerSecond;
   if (!t || (t.bucketS ?? 1) !== 1) return `${run.label} has no per-second throughput`;
@@ -134,7 +134,9 @@ function addRunSeconds(store: Store, { run, figures, groups }: RunData, ops: rea
   // Operations per second as the summary counts them, in the same window.
   for (let sec = start; sec < end; sec++) {
     const i = sec - t.startEpochS;
-    opsPerSecond[at + sec - start] = i >= 0 && i < t.ok.length ? (t.ok[i] as number) + (t.failed[i] ?? 0) : 0;
+    const inside = i >= 0 && i < t.ok.length;
+    opsPerSecond[at + sec - start] = inside ? (t.ok[i] as number) + (t.failed[i] ?? 0) : 0;
+    failedPerSecond[at + sec - start] = inside ? (t.failed[i] ?? 0) : 0;
   }
   return { length: end - start, durationS: run.durationS };
 }
@@ -148,15 +150,16 @@ function sideSeconds(store: Store, runs: readonly RunData[], ops: readonly strin
     }),
   );
   const opsPerSecond: number[] = [];
+  const failedPerSecond: number[] = [];
   const segments: SideSeconds['segments'] = [];
   let at = 0;
   for (const run of runs) {
-    const part = addRunSeconds(store, run, ops, window, builders, at, opsPerSecond);
+    const part = addRunSeconds(store, run, ops, window, builders, at, opsPerSecond, failedPerSecond);
     if (typeof part === 'string') return { seconds: null, noSeconds: part };
     segments.push({ from: at, to: at + part.length, durationS: part.durationS });
     at += part.length;
   }
-  return { seconds: { segments, opsPerSecond: Float64Array.from(opsPerSecond), ops: Object.fromEntries([...builders].map(([op, b]) => [op, b.finish(at)])) }, noSeconds: null };
+  return { seconds: { segments, opsPerSecond: Float64Array.from(opsPerSecond), failedPerSecond: Float64Array.from(failedPerSecond), ops: Object.fromEntries([...builders].map(([op, b]) => [op, b.finish(at)])) }, noSeconds: null };
 }
 
 /** Whether a comparison carried by a shared comparison is the one asked for. */
@@ -169,16 +172,17 @@ function sameComparison(carried: CompareResult, request: CompareRequest, labels:
   );
 }
 
-export function runCompare(store: Store, analysis: Analysis, request: CompareRequest): CompareResult {
+/**
+ * Per run (by key) its figures at the percentiles in the window and its merge groups, as
+ * runData(key) gives them (null for no such run, said in `problems`); operations known only as
+ * bounds are left out and said; percentiles a figures-only run does not carry are said in `gaps`
+ * as runData meets them.
+ */
+function runFigures(store: Store, analysis: Analysis, runKeys: readonly string[], percentiles: readonly number[], window: AnalysisWindow): { runData: (key: string) => RunData | null; problems: string[]; gaps: Set<string> } {
   const problems: string[] = [];
   const runs = new Map(analysis.runs.map((r) => [r.dir, r]));
-  const labels = (keys: string[]) => keys.map((k) => runs.get(k)?.label ?? k);
-  const carried = store.carriedComparison;
-  const fromSnapshot = [...request.baseline.runKeys, ...request.candidate.runKeys].some((k) => runs.get(k)?.comparison);
-  if (carried && fromSnapshot && sameComparison(carried, request, labels)) return { ...carried, carried: true };
-
   const groups = mergeGroups(store).filter(compared);
-  const wanted = new Set([...request.baseline.runKeys, ...request.candidate.runKeys]);
+  const wanted = new Set(runKeys);
   const usable = groups.filter((m) => wanted.has(m.run.key) && exact(m));
   for (const m of groups) if (wanted.has(m.run.key) && !exact(m)) problems.push(`${m.run.label} ${m.op}: known only as bounds (${m.refusal ?? 'summaries only'}); not compared`);
   // One query for every figure of both sides, in the window the summary shows.
@@ -186,8 +190,8 @@ export function runCompare(store: Store, analysis: Analysis, request: CompareReq
   const stats = new Map(
     groupSummaries(
       store,
-      { seriesIds: members.map((x) => x.s.id), groups: members.map((x) => x.g), ...windowBounds(store, members.map((x) => x.s), request.window) },
-      request.percentiles,
+      { seriesIds: members.map((x) => x.s.id), groups: members.map((x) => x.g), ...windowBounds(store, members.map((x) => x.s), window) },
+      percentiles,
     ).map((x) => [x.g, x]),
   );
   const figuresOnlyGaps = new Set<string>();
@@ -210,7 +214,7 @@ export function runCompare(store: Store, analysis: Analysis, request: CompareReq
         unit,
         precision: precisionOf(m),
         values: Object.fromEntries(
-          request.percentiles.map((p, i) => {
+          percentiles.map((p, i) => {
             // A figures-only comparison reproduces the percentiles it carries, no others.
             if (figuresOnly && !SHOWN_PERCENTILES.includes(p)) {
               figuresOnlyGaps.add(`${run.label} carries figures only, and no p${p}`);
@@ -224,13 +228,25 @@ export function runCompare(store: Store, analysis: Analysis, request: CompareReq
     }
     return { run, figures: { label: run.label, durationS: run.durationS, throughput: run.throughput, ops }, groups: mine.map((x) => x.m) };
   };
+  return { runData, problems, gaps: figuresOnlyGaps };
+}
+
+export function runCompare(store: Store, analysis: Analysis, request: CompareRequest): CompareResult {
+  const problems: string[] = [];
+  const runs = new Map(analysis.runs.map((r) => [r.dir, r]));
+  const labels = (keys: string[]) => keys.map((k) => runs.get(k)?.label ?? k);
+  const carried = store.carriedComparison;
+  const fromSnapshot = [...request.baseline.runKeys, ...request.candidate.runKeys].some((k) => runs.get(k)?.comparison);
+  if (carried && fromSnapshot && sameComparison(carried, request, labels)) return { ...carried, carried: true };
+
+  const figures = runFigures(store, analysis, [...request.baseline.runKeys, ...request.candidate.runKeys], request.percentiles, request.window);
   const side = (selection: CompareSelection): { input: SideInput; data: RunData[] } => {
-    const data = selection.runKeys.map(runData).filter((d): d is RunData => d !== null);
+    const data = selection.runKeys.map(figures.runData).filter((d): d is RunData => d !== null);
     return { input: { label: selection.label, runs: data.map((d) => d.figures), seconds: null, noSeconds: null }, data };
   };
   const baseline = side(request.baseline);
   const candidate = side(request.candidate);
-  problems.push(...figuresOnlyGaps);
+  problems.push(...figures.problems, ...figures.gaps);
   const empty = [baseline, candidate].filter((s) => s.data.length === 0).map((s) => `the ${s === baseline ? 'baseline' : 'candidate'} (${s.input.label}) holds no run`);
   // Nothing to compare: say what is missing, not that two empty sides share no operation.
   if (empty.length > 0) return { ...compareSides(baseline.input, candidate.input, request), problems: [...problems, ...empty] };
@@ -250,4 +266,17 @@ export function runCompare(store: Store, analysis: Analysis, request: CompareReq
 
 function withProblems(result: CompareResult, problems: readonly string[]): CompareResult {
   return { ...result, problems: [...problems, ...result.problems] };
+}
+
+/** One run's figures with their intervals, keyed by intervalKey(op, stat), for a history (src/engine/history-queries.ts). */
+export function runFigureIntervals(store: Store, analysis: Analysis, runKeys: readonly string[], percentiles: readonly number[], window: AnalysisWindow, options: { resamples?: number; seed?: number } = {}): { runs: { key: string; figures: RunFigures; intervals: Map<string, StatInterval> | null; noSeconds: string | null }[]; ops: string[]; problems: string[] } {
+  const figures = runFigures(store, analysis, runKeys, percentiles, window);
+  const data = runKeys.map(figures.runData).filter((d): d is RunData => d !== null);
+  const opSets = data.map((d) => new Set(Object.keys(d.figures.ops)));
+  const ops = [...(opSets[0] ?? [])].filter((op) => opSets.every((s) => s.has(op)));
+  const runs = data.map((d) => {
+    const { seconds, noSeconds } = sideSeconds(store, [d], ops, window);
+    return { key: d.run.dir, figures: d.figures, intervals: seconds ? runIntervals(seconds, ops, percentiles, options) : null, noSeconds };
+  });
+  return { runs, ops, problems: [...figures.problems, ...figures.gaps] };
 }
