@@ -2,6 +2,7 @@ import type { Snapshot } from '../state/snapshot.ts';
 import type { Analysis } from './analyse.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, Regrouping, ReportRequest, ResponseOf, WorkerEvent, WorkerRequest } from './protocol.ts';
 import type { CompareRequest } from './compare-queries.ts';
+import type { HistoryRequest } from './history-queries.ts';
 
 type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 type ResultOf<T extends RequestBody['type']> = ResponseOf[T];
@@ -93,6 +94,11 @@ export class EngineClient {
   /** An A/B comparison with confidence intervals, computed in the worker (src/engine/compare-queries.ts). */
   compare(request: CompareRequest) {
     return this.request<'compare'>({ type: 'compare', request }).result;
+  }
+
+  /** A history's series with intervals and change points, computed in the worker (src/engine/history-queries.ts). */
+  history(request: HistoryRequest) {
+    return this.request<'history'>({ type: 'history', request }).result;
   }
 
   /** The report file of the data loaded, as the view shows it. */

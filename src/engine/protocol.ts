@@ -5,6 +5,7 @@ import type { Snapshot } from '../state/snapshot.ts';
 import type { ViewState } from '../state/view-state.ts';
 import type { ChartQuery, ChartResult } from './chart-queries.ts';
 import type { CompareRequest } from './compare-queries.ts';
+import type { HistoryRequest, HistoryResult } from './history-queries.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import type { AnalysisWindow } from './summary.ts';
 
@@ -47,6 +48,7 @@ export type WorkerRequest =
   | { id: number; type: 'snapshot'; runKeys: string[] | null }
   | { id: number; type: 'load-snapshot'; snapshot: Snapshot }
   | { id: number; type: 'compare'; request: CompareRequest }
+  | { id: number; type: 'history'; request: HistoryRequest }
   | ({ id: number; type: 'report'; window: AnalysisWindow } & ReportRequest);
 
 /** What the page adds to the engine's data for a report file (src/report/build-report.ts). */
@@ -79,6 +81,7 @@ export interface ResponseOf {
   /** The report file's HTML. */
   report: string;
   compare: CompareResult;
+  history: HistoryResult;
 }
 
 export type WorkerEvent =

@@ -9,6 +9,7 @@ import { cellsOf, engineCapacity, memorySettingBytes, tooLargeMessage } from './
 import { openBrowserDb } from './browser-db.ts';
 import { runChartQuery } from './chart-queries.ts';
 import { runCompare } from './compare-queries.ts';
+import { runHistory } from './history-queries.ts';
 import { inOrder } from './in-order.ts';
 import { streamOf } from './input-stream.ts';
 import { MAX_PARSE_WORKERS, parseHere, ParsePool, parseWorkerCount, type ParseFile } from './parse-pool.ts';
@@ -236,6 +237,8 @@ async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: A
     case 'compare':
       // The window's figures come from the summary cache: the same numbers the table shows.
       return runCompare(store, analyse(store, req.request.window), req.request);
+    case 'history':
+      return runHistory(store, analyse(store, req.request.window), req.request);
     case 'snapshot':
       return buildSnapshot(store, analyseStore(store, [], []), req.runKeys ? new Set(req.runKeys) : undefined);
     case 'report': {

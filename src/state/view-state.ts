@@ -6,6 +6,7 @@
 
 import { isPricePresetId, type PricePresetId } from '../analysis/cost.ts';
 import { parseMapSpec } from '../formats/csv-mapping.ts';
+import { parseOrder } from '../analysis/history.ts';
 
 export const STATE_VERSION = 2;
 
@@ -33,6 +34,10 @@ export interface RunLabels {
   hidden?: boolean;
   /** Which repeat of its configuration the run is (runs alike but for this are repeats). */
   repeat?: string;
+  /** What the run was made from, for ordering a history of runs. */
+  build?: string;
+  commit?: string;
+  version?: string;
 }
 
 /**
@@ -89,6 +94,18 @@ export interface ViewState {
   pricing: Record<string, SystemPriceState>;
   /** The percentile the sizing table shows per operation. */
   sizingPercentile: number;
+  /** The History view's order and selection; null = its defaults. */
+  history: HistoryState | null;
+}
+
+/**
+ * The History view (src/views/HistoryView.tsx): the runs' order (`time`, `name`, `label:KEY`,
+ * `pattern:PATTERN`, as src/analysis/history.ts reads it), the operation and figure shown.
+ */
+export interface HistoryState {
+  order?: string;
+  op?: string;
+  stat?: string;
 }
 
 /** Everything the cost chart lets the user edit. Absent fields take the documented defaults. */
@@ -131,6 +148,7 @@ export const DEFAULT_STATE: ViewState = {
   compare: null,
   pricing: {},
   sizingPercentile: 95,
+  history: null,
 };
 
 export const PERCENTILE_CHOICES = [50, 90, 95, 99, 99.9, 99.99] as const;
@@ -171,7 +189,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function isRunLabels(v: unknown): v is RunLabels {
   if (!isRecord(v)) return false;
-  const strings = ['system', 'workload', 'distribution', 'loadLevel', 'repeat'];
+  const strings = ['system', 'workload', 'distribution', 'loadLevel', 'repeat', 'build', 'commit', 'version'];
   const numbers = ['nodes', 'utilisationPct'];
   return Object.entries(v).every(([k, x]) =>
     strings.includes(k) ? typeof x === 'string' : numbers.includes(k) ? typeof x === 'number' && Number.isFinite(x) : k === 'hidden' ? typeof x === 'boolean' : false,
@@ -219,6 +237,17 @@ function isCompareState(v: unknown): v is CompareState {
   if (!isRecord(v) || typeof v.baseline !== 'string' || typeof v.candidate !== 'string' || !v.baseline || !v.candidate) return false;
   if (!Object.keys(v).every((k) => ['baseline', 'candidate', 'percentiles'].includes(k))) return false;
   return v.percentiles === undefined || (Array.isArray(v.percentiles) && v.percentiles.length > 0 && v.percentiles.every(isPercentile));
+}
+
+function isHistoryState(v: unknown): v is HistoryState {
+  if (!isRecord(v) || !Object.entries(v).every(([k, x]) => ['order', 'op', 'stat'].includes(k) && typeof x === 'string')) return false;
+  if (typeof v.order !== 'string') return true;
+  try {
+    parseOrder(v.order);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isPricing(v: unknown): v is Record<string, SystemPriceState> {
@@ -354,6 +383,12 @@ export function decodeState(fragment: string): Decoded {
     if (parsed) state.pricing = parsed;
     else notices.push('system prices in the link are malformed and were ignored');
   }
+  const history = params.get('history');
+  if (history !== null) {
+    const parsed = parseJson(history, isHistoryState);
+    if (parsed) state.history = parsed;
+    else notices.push('the history view\'s order in the link is malformed and was ignored');
+  }
   const sizing = params.get('sizingp');
   if (sizing !== null) {
     const n = Number(sizing);
@@ -387,6 +422,7 @@ export function encodeState(state: ViewState): string {
   if (state.compare) params.set('compare', JSON.stringify(state.compare));
   if (Object.keys(state.pricing).length) params.set('pricing', JSON.stringify(state.pricing));
   if (state.sizingPercentile !== d.sizingPercentile) params.set('sizingp', String(state.sizingPercentile));
+  if (state.history && Object.keys(state.history).length) params.set('history', JSON.stringify(state.history));
   if ([...params.keys()].length === 0 && !state.embed && !state.data) return '';
   params.set('v', String(STATE_VERSION));
   // Last, so that an embed link reads as the dashboard's own link plus `&embed=<chart>`.

@@ -3,6 +3,8 @@ import { parseSlaRules, type SlaRule } from '../analysis/sla.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import { CapacityPanel } from './CapacityPanel.tsx';
 import { ComparePanel } from './ComparePanel.tsx';
+import { HistoryView } from './HistoryView.tsx';
+import { isHistory } from '../analysis/history.ts';
 import { linkDataToSnapshot, snapshotLevel, type LinkLevel } from '../state/snapshot.ts';
 import { decodeState, encodeState, type RunLabels, type ViewState } from '../state/view-state.ts';
 import { carriedDecisions } from '../state/decisions.ts';
@@ -11,7 +13,7 @@ import { ExportContext, type ExportSettings } from './ExportMenu.tsx';
 import { fileFromReference, filesFromDrop, filesFromFolders, isFolderReference, remoteHosts, sampleAnalysis, sampleReferences } from './file-sources.ts';
 import { CsvMappingPanel } from './CsvMappingPanel.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
-import { buildRunViews, colourMap, pageTitle } from './run-views.ts';
+import { buildRunViews, colourMap, historyRunsOf, pageTitle } from './run-views.ts';
 import { RunsPanel } from './RunsPanel.tsx';
 import { ReportButton } from './ReportButton.tsx';
 import { SharePanel, SnapshotBanner } from './SharePanel.tsx';
@@ -30,6 +32,7 @@ const Summary = memo(SummaryTable);
 const Charts = memo(ChartArea);
 const Compare = memo(ComparePanel);
 const Capacity = memo(CapacityPanel);
+const History = memo(HistoryView);
 
 type Source = { kind: 'none' } | { kind: 'sample' } | { kind: 'link'; refs: string[] } | { kind: 'local' } | { kind: 'snapshot'; level?: LinkLevel };
 
@@ -183,6 +186,8 @@ export function App() {
   );
 
   const views = useMemo(() => buildRunViews(engine.analysis, state), [engine.analysis, state]);
+  // Runs that repeat one test open on their History, above everything else.
+  const asHistory = useMemo(() => isHistory(historyRunsOf(views, state)), [views, state]);
   const title = pageTitle(views);
   useEffect(() => {
     document.title = title;
@@ -305,6 +310,12 @@ export function App() {
         <CsvMappingPanel previews={engine.unmapped} onApply={applyCsvMapping} />
         {views.length > 0 && (
           <>
+            {asHistory && (
+              <section id="history">
+                <h2>History</h2>
+                <History client={engine.client} version={engine.dataVersion} views={views} state={state} update={update} />
+              </section>
+            )}
             <section>
               <h2>Runs</h2>
               <RunsTable views={views} colours={colours} onChange={setRunLabels} onMoveFile={moveFile} />
@@ -332,7 +343,7 @@ export function App() {
                 Latencies merged across clients from summed HdrHistogram buckets (HdrHistogram 2.2.2 percentile semantics) or exact nearest rank over raw samples. “max-of-clients” is what taking the worst client's own percentile would report; its error is shown against the merged value.
               </p>
             </section>
-            <section>
+            <section id="compare">
               <h2>Compare</h2>
               <Compare client={engine.client} version={engine.dataVersion} views={views} state={state} update={update} onResult={setComparison} carried={engine.analysis?.carriedComparison ?? null} />
             </section>

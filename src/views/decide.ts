@@ -44,6 +44,17 @@ function labelNamed(name: string): GroupLabel | undefined {
 const trimSlashes = (path: string) => path.replace(/\/+$/, '');
 
 /** The runs a side stands for, what to call it, and what to know about it; or why it selects nothing. */
+/** A side given as a list of run keys: a JSON array of strings (the History view's runs before or after a change). */
+export function runList(text: string): string[] | null {
+  if (!text.startsWith('[')) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
+  } catch {
+    return null;
+  }
+}
+
 export function resolveSelection(views: readonly RunView[], state: Pick<ViewState, 'runs'>, text: string): (CompareSelection & { notes: string[] }) | { error: string } {
   const shown = views.filter((v) => !v.hidden);
   const eq = text.indexOf('=');
@@ -56,6 +67,16 @@ export function resolveSelection(views: readonly RunView[], state: Pick<ViewStat
       return { error: `no run has ${label.title} "${value}" (${values.length ? `there are: ${values.join(', ')}` : `no run has a ${label.title} label`})` };
     }
     return { label: `${label.title} = ${value}`, runKeys: runs.map((v) => v.key), notes: mixedConfigurations(runs, label, `${label.title} = ${value}`, state) };
+  }
+  const listed = runList(text);
+  if (listed) {
+    const runs = listed.map((key) => shown.find((v) => v.key === key));
+    const missing = listed.filter((_, i) => !runs[i]);
+    if (missing.length || runs.length === 0) return { error: `no run ${missing.join(', ') || 'listed'} (runs: ${shown.map((v) => v.label).join(', ')})` };
+    const found = runs as RunView[];
+    const first = found[0] as RunView;
+    const last = found[found.length - 1] as RunView;
+    return { label: found.length === 1 ? first.label : `${first.label} … ${last.label} (${found.length} runs)`, runKeys: found.map((v) => v.key), notes: [] };
   }
   const ref = trimSlashes(text.trim()).replace(/^(\.\/)+/, '');
   const run = shown.find((v) => trimSlashes(v.key) === ref) ?? shown.find((v) => v.label === ref) ?? shown.find((v) => trimSlashes(v.key).endsWith(`/${ref}`));

@@ -1,5 +1,7 @@
 import { capacityOf, utilisationPct } from '../analysis/sweep.ts';
 import type { Analysis, RunAnalysis } from '../engine/analyse.ts';
+import { historyRunOf } from '../engine/history-queries.ts';
+import type { HistoryRun } from '../analysis/history.ts';
 import type { RunLabels, ViewState } from '../state/view-state.ts';
 import { naturalCompare } from '../model/grouping.ts';
 import { dirName } from '../model/naming.ts';
@@ -29,7 +31,7 @@ export function systemFromDb(db: string | null): string {
   return db.split('.').pop() || db;
 }
 
-export function defaultLabels(run: RunAnalysis): Required<Omit<RunLabels, 'utilisationPct' | 'nodes' | 'hidden' | 'repeat'>> {
+export function defaultLabels(run: RunAnalysis): Required<Omit<RunLabels, 'utilisationPct' | 'nodes' | 'hidden' | 'repeat' | 'build' | 'commit' | 'version'>> {
   const offered = run.target !== null ? run.target * run.clients.length : null;
   return {
     system: systemFromDb(run.db),
@@ -109,4 +111,15 @@ export function pageTitle(views: readonly RunView[]): string {
   const names = shown.slice(0, 3).map((v) => v.label);
   const more = shown.length - names.length;
   return `${names.join(', ')}${more > 0 ? ` and ${more} more` : ''} — ${APP_TITLE}`;
+}
+
+/** The visible runs as a history sees them: labels from the Runs table (build, commit, version …) and the system shown. */
+export function historyRunsOf(views: readonly RunView[], state: Pick<ViewState, 'runs'>): HistoryRun[] {
+  return views
+    .filter((v) => !v.hidden)
+    .map((v) => {
+      const labels: Record<string, string> = { system: v.system };
+      for (const [k, x] of Object.entries(state.runs[v.key] ?? {})) if (typeof x === 'string' || typeof x === 'number') labels[k] = String(x);
+      return historyRunOf(v.run, labels);
+    });
 }
