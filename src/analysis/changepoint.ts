@@ -248,3 +248,49 @@ export function detectChangePoints(points: readonly SeriesPoint[], options: Chan
     return { index: c.at, before, after, ratio: after / before, pValue: c.pValue };
   });
 }
+
+/** The newest point against the points since the last change: its level, theirs, the ratio and a one-sided p-value. */
+export interface NewestCheck {
+  before: number;
+  after: number;
+  ratio: number;
+  /** Of the newest point being this much higher (direction 1) or lower (−1) by chance. */
+  pValue: number;
+}
+
+/** The standard normal's upper tail, P(Z > z) (Abramowitz & Stegun 7.1.26 on erfc; |error| < 1.5e-7). */
+function normalUpperTail(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
+  return z >= 0 ? erfc / 2 : 1 - erfc / 2;
+}
+
+/**
+ * Whether the newest point has moved, against the points from `from` (the last change's start) to
+ * the one before it: a regression that starts at the newest run, which no later run confirms yet,
+ * so the change-point search cannot call it. The same noise model as the search: each point's own
+ * variance plus the series' run-to-run variance (estimated over the whole series); the level
+ * before is their weighted mean of logs, and z = (newest − level) / √(its variance + the level's).
+ * `direction` 1 asks whether it is higher (latency, errors), −1 lower (throughput).
+ */
+export function newestAgainst(points: readonly SeriesPoint[], from: number, direction: 1 | -1, useIntervals = true): NewestCheck | null {
+  const n = points.length;
+  if (n < 2 || from < 0 || from > n - 2 || points.some((p) => !(p.value > 0 && Number.isFinite(p.value)))) return null;
+  const logs = points.map((p) => Math.log(p.value));
+  const own = ownVariances(points, useIntervals);
+  const tau2 = runToRunVariance(logs, own);
+  const variance = own.map((v) => v + tau2);
+  let sw = 0;
+  let swy = 0;
+  for (let i = from; i < n - 1; i++) {
+    const w = 1 / Math.max(variance[i] as number, 1e-18);
+    sw += w;
+    swy += w * (logs[i] as number);
+  }
+  const level = swy / sw;
+  const newest = logs[n - 1] as number;
+  const sd = Math.sqrt((variance[n - 1] as number) + 1 / sw);
+  const z = sd > 0 ? (direction * (newest - level)) / sd : direction * (newest - level) > 0 ? Infinity : 0;
+  return { before: Math.exp(level), after: points[n - 1]!.value, ratio: Math.exp(newest - level), pValue: normalUpperTail(z) };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MIN_SEGMENT, detectChangePoints, runToRunVariance, type ChangePointOptions } from '../../src/analysis/changepoint.ts';
+import { DEFAULT_MIN_SEGMENT, detectChangePoints, newestAgainst, runToRunVariance, type ChangePointOptions } from '../../src/analysis/changepoint.ts';
 import { Rng } from '../../src/analysis/rng.ts';
 import { simulateHistory, type SimOptions } from './helpers/history-sim.ts';
 
@@ -110,5 +110,27 @@ describe('change points', () => {
     const alike = calibrate(400, { runs: 20, stepAt: 10, factor: 1.2, tau: 0.02, own: 0.05 }, { useIntervals: false });
     console.log(`own intervals: detected ${weighted.any}, exact ${weighted.exact}; ignored: detected ${alike.any}, exact ${alike.exact}`);
     expect(weighted.any).toBeGreaterThanOrEqual(alike.any);
+  });
+
+  it('the newest run against the runs before it: calibrated without a change, and a 20% regression at the newest run is seen', () => {
+    const rng = new Rng(12);
+    let falseAlarms = 0;
+    let found = 0;
+    const trials = 1000;
+    for (let t = 0; t < trials; t++) {
+      const steady = simulateHistory(rng, { runs: 20 });
+      if ((newestAgainst(steady, 0, 1)?.pValue ?? 1) < 0.01) falseAlarms++;
+      const regressed = simulateHistory(rng, { runs: 20, stepAt: 19, factor: 1.2 });
+      if ((newestAgainst(regressed, 0, 1)?.pValue ?? 1) < 0.01) found++;
+    }
+    console.log(`newest run (one-sided, 1%): false alarms ${(falseAlarms / trials * 100).toFixed(1)}%, a 20% regression found ${(found / trials * 100).toFixed(1)}%`);
+    expect(falseAlarms / trials).toBeLessThanOrEqual(0.02);
+    expect(found / trials).toBeGreaterThanOrEqual(0.5);
+    const check = newestAgainst([100, 100, 100, 100, 150].map((value) => ({ value, ciLow: value * 0.9, ciHigh: value * 1.1 })), 0, 1);
+    expect(check?.ratio).toBeCloseTo(1.5, 12);
+    expect(check?.before).toBeCloseTo(100, 9);
+    expect(check!.pValue).toBeLessThan(0.001);
+    // Lower is not worse for a latency.
+    expect(newestAgainst([100, 100, 100, 100, 50].map((value) => ({ value, ciLow: value * 0.9, ciHigh: value * 1.1 })), 0, 1)!.pValue).toBeGreaterThan(0.99);
   });
 });
