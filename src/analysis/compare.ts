@@ -573,7 +573,9 @@ export function runIntervals(seconds: SideSeconds, ops: readonly string[], perce
     }
     const centre = Math.log(value);
     const logs = Float64Array.from(draws, (v) => centre + scale * (Math.log(v) - centre)).sort();
-    const interval: StatInterval = { value, ciLow: Math.exp(centre + widen * (quantile(logs, low) - centre)), ciHigh: Math.exp(centre + widen * (quantile(logs, 1 - low) - centre)) };
+    // An end at the value itself is the value (exp(log(x)) may be off by an ulp).
+    const end = (q: number) => (q === centre ? value : Math.exp(centre + widen * (q - centre)));
+    const interval: StatInterval = { value, ciLow: end(quantile(logs, low)), ciHigh: end(quantile(logs, 1 - low)) };
     if (capped) interval.note = `the run is short for how long its per-second figures stay correlated: the interval is widened by the most allowed (×${MAX_VARIANCE_CORRECTION} in variance) and may still be too narrow`;
     out.set(key, interval);
   }
