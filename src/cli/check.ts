@@ -1,5 +1,5 @@
 /**
- * `npm run --silent check -- [--json] [--junit FILE] [--markdown FILE] [--sla RULE]...
+ * `benchlens check [--json] [--junit FILE] [--markdown FILE] [--sla RULE]...
  * [--baseline SIDE --candidate SIDE [--max-regression PCT]] [--history [--order O]] <files-or-folders>`:
  * a gate for CI. Exit 0 when every check holds, 1 when one fails (or a file could not be read),
  * 2 on bad usage, 3 on an internal error. The checks are the app's own: SLA rules as the summary
@@ -20,9 +20,9 @@ import { capacityPoints, resolveSelection, slaRulesOf } from '../views/decide.ts
 import { buildRunViews } from '../views/run-views.ts';
 import { historyOf } from './history-runs.ts';
 import { loadAndAnalyse } from './load-paths.ts';
-import { reportProblems, runMain } from './run-main.ts';
+import { reportProblems } from './run-main.ts';
 
-const USAGE = `usage: npm run --silent check -- [--json] [--junit FILE] [--markdown FILE] [--sla RULE]...
+export const USAGE = `usage: benchlens check [--json] [--junit FILE] [--markdown FILE] [--sla RULE]...
          [--baseline SIDE --candidate SIDE [--max-regression PCT]] [--history [--order ORDER]] <files-or-folders>...
 
 A gate for CI: exit 0 when every check holds, 1 when one fails.
@@ -111,7 +111,7 @@ function newestRunCases(series: readonly HistorySeries[]): CheckCase[] {
   });
 }
 
-async function main(args: string[]): Promise<number> {
+export async function main(args: string[]): Promise<number> {
   let options;
   try {
     options = parse(args);
@@ -192,4 +192,3 @@ async function main(args: string[]): Promise<number> {
   return failed.length > 0 ? 1 : 0;
 }
 
-runMain(main);

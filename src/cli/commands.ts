@@ -21,6 +21,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   summarize: { about: 'merged figures per run and operation (a table, or --json)', load: () => import('./summarize.ts') },
   compare: { about: 'a candidate against a baseline, with confidence intervals; capacity and price at an SLA', load: () => import('./compare.ts') },
   history: { about: 'runs of one test in order: each figure per run with its interval, and where it changed', load: () => import('./history.ts') },
+  check: { about: 'a gate for CI: SLA rules, a regression against a baseline, the newest run of a history; JUnit XML', load: () => import('./check.ts') },
   report: { about: 'one self-contained HTML report of the runs, figures and charts', load: () => import('./report.ts') },
   reduce: { about: 'raw per-operation files to HdrHistogram interval logs, in constant memory', load: () => import('./reduce.ts') },
   chart: { about: "one of the dashboard's charts as an SVG document, or its data as JSON", load: () => import('./chart.ts') },

@@ -22,7 +22,7 @@ interface Outcome {
 
 function cli(command: 'history' | 'check', args: string[]): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile('npx', ['tsx', `src/cli/${command}.ts`, ...args], { maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+    execFile('npx', ['tsx', 'src/cli/benchlens.ts', command, ...args], { maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? -1) : 0, stdout, stderr });
     });
   });
