@@ -5,8 +5,7 @@
  * 2 on bad usage, 3 on an internal error. The checks are the app's own: SLA rules as the summary
  * and capacity evaluate them, the A/B comparison of `compare`, the change points of `history`.
  */
-import { existsSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { evaluateSla, formatSlaRule } from '../analysis/sla.ts';
 import { newestAgainst, DEFAULT_ALPHA } from '../analysis/changepoint.ts';
@@ -16,10 +15,11 @@ import { DEFAULT_ORDER, parseOrder, type HistorySeries } from '../analysis/histo
 import { runCompare } from '../engine/compare-queries.ts';
 import { DEFAULT_HISTORY_STATS } from '../engine/history-queries.ts';
 import { DEFAULT_STATE } from '../state/view-state.ts';
-import { capacityPoints, resolveSelection, slaRulesOf } from '../views/decide.ts';
+import { capacityPoints, slaRulesOf } from '../views/decide.ts';
 import { buildRunViews } from '../views/run-views.ts';
 import { historyOf } from './history-runs.ts';
 import { loadAndAnalyse } from './load-paths.ts';
+import { resolveSides } from './sides.ts';
 import { reportProblems } from './run-main.ts';
 
 export const USAGE = `usage: benchlens check [--json] [--junit FILE] [--markdown FILE] [--sla RULE]...
@@ -58,10 +58,8 @@ function parse(args: string[]) {
       'max-regression': { type: 'string' },
       history: { type: 'boolean' },
       order: { type: 'string' },
-      help: { type: 'boolean' },
     },
   });
-  if (values.help) return 'help' as const;
   if (positionals.length === 0) throw new UsageError('no result files or folders given');
   if ((values.baseline === undefined) !== (values.candidate === undefined)) throw new UsageError('--baseline and --candidate go together');
   if (values['max-regression'] !== undefined && values.baseline === undefined) throw new UsageError('--max-regression needs --baseline and --candidate');
@@ -120,10 +118,6 @@ export async function main(args: string[]): Promise<number> {
     process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`);
     return 2;
   }
-  if (options === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
   const { store, analysis } = await loadAndAnalyse(options.paths);
   const state = structuredClone(DEFAULT_STATE);
   const views = buildRunViews(analysis, state);
@@ -145,14 +139,12 @@ export async function main(args: string[]): Promise<number> {
   }
 
   if (options.baseline !== undefined && options.candidate !== undefined) {
-    const asShown = (text: string) => (existsSync(text) ? path.relative(process.cwd(), text).split(path.sep).join('/') || text : text);
-    const sides = [options.baseline, options.candidate].map((text) => resolveSelection(views, state, asShown(text)));
-    const bad = sides.flatMap((s, i) => ('error' in s ? [`--${i === 0 ? 'baseline' : 'candidate'}: ${s.error}`] : []));
-    if (bad.length) {
-      process.stderr.write(`error: ${bad.join('\n')}\n`);
+    const sides = resolveSides(views, state, options.baseline, options.candidate);
+    if ('errors' in sides) {
+      process.stderr.write(`error: ${sides.errors.join('\n')}\n`);
       return 2;
     }
-    const [baseline, candidate] = sides as [Exclude<(typeof sides)[number], { error: string }>, Exclude<(typeof sides)[number], { error: string }>];
+    const { baseline, candidate } = sides;
     const result = runCompare(store, analysis, { baseline, candidate, percentiles: [...DEFAULT_PERCENTILES], window: null });
     problems.push(...result.problems);
     const limit = options.maxRegression / 100;

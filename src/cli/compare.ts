@@ -4,8 +4,7 @@
  * intervals, and capacity and price at an SLA — the same code as the app's Compare and Capacity
  * panels, so both print the same numbers.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { capacityAtSla, sizingTable, type CapacityRow, type SizingRow } from '../analysis/capacity.ts';
 import { DEFAULT_PERCENTILES, DEFAULT_RESAMPLES } from '../analysis/compare.ts';
@@ -13,9 +12,10 @@ import type { SlaRule } from '../analysis/sla.ts';
 import { runCompare } from '../engine/compare-queries.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import { DEFAULT_STATE, type RunLabels, type SystemPriceState, type ViewState } from '../state/view-state.ts';
-import { capacityPoints, pricingOf, resolveSelection, sizedOps, slaRulesOf } from '../views/decide.ts';
+import { capacityPoints, pricingOf, sizedOps, slaRulesOf } from '../views/decide.ts';
 import { buildRunViews } from '../views/run-views.ts';
 import { loadAndAnalyse } from './load-paths.ts';
+import { resolveSides } from './sides.ts';
 import { reportProblems } from './run-main.ts';
 
 export const USAGE = `usage: benchlens compare [--json] [--baseline SIDE --candidate SIDE] [--percentiles 50,99,99.9]
@@ -176,15 +176,12 @@ export async function main(args: string[]): Promise<number> {
   const views = buildRunViews(analysis, state);
   let result: CompareResult | null = null;
   if (options.baseline !== undefined && options.candidate !== undefined) {
-    // A folder given as it exists on disk (absolute, ./…) names runs as loadPaths shows them: relative, with '/'.
-    const asShown = (text: string) => (existsSync(text) ? path.relative(process.cwd(), text).split(path.sep).join('/') || text : text);
-    const sides = [options.baseline, options.candidate].map((text) => resolveSelection(views, state, asShown(text)));
-    const bad = sides.flatMap((s, i) => ('error' in s ? [`--${i === 0 ? 'baseline' : 'candidate'}: ${s.error}`] : []));
-    if (bad.length) {
-      process.stderr.write(`error: ${bad.join('\n')}\n`);
+    const sides = resolveSides(views, state, options.baseline, options.candidate);
+    if ('errors' in sides) {
+      process.stderr.write(`error: ${sides.errors.join('\n')}\n`);
       return 2;
     }
-    const [baseline, candidate] = sides as [Exclude<(typeof sides)[number], { error: string }>, Exclude<(typeof sides)[number], { error: string }>];
+    const { baseline, candidate } = sides;
     result = runCompare(store, analysis, { baseline, candidate, percentiles: options.percentiles, window: options.state.window, resamples: options.resamples });
     result.notes.unshift(...baseline.notes, ...candidate.notes);
   }

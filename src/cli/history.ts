@@ -31,9 +31,8 @@ function parse(args: string[]) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { json: { type: 'boolean' }, order: { type: 'string' }, stat: { type: 'string' }, op: { type: 'string' }, help: { type: 'boolean' } },
+    options: { json: { type: 'boolean' }, order: { type: 'string' }, stat: { type: 'string' }, op: { type: 'string' } },
   });
-  if (values.help) return 'help' as const;
   if (positionals.length === 0) throw new UsageError('no result folders given');
   let order = DEFAULT_ORDER;
   if (values.order !== undefined) {
@@ -59,10 +58,6 @@ export async function main(args: string[]): Promise<number> {
     if (!(e instanceof UsageError) && !(e instanceof TypeError)) throw e;
     process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`);
     return 2;
-  }
-  if (options === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
   }
   const { store, analysis } = await loadAndAnalyse(options.paths);
   const history = historyOf(store, analysis, { ...options, ...(options.op ? { op: options.op } : {}), window: null });
