@@ -185,6 +185,9 @@ export function seriesChanges(op: string, stat: string, points: readonly History
   return { op, stat, points: [...points], changes };
 }
 
+/** The file beside a run's results that may give its labels. */
+export const RUN_FILE = 'benchlens.json';
+
 /**
  * The labels of a `benchlens.json` beside a run's results: `{"labels": {"build": "123", "commit":
  * "ab12"}}` (other keys of the object, such as `files`, are for other uses). Values are strings

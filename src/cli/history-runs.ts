@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatOrder, isHistory, labelsFromRunFile, orderRuns, type HistoryOrder } from '../analysis/history.ts';
+import { formatOrder, isHistory, labelsFromRunFile, orderRuns, RUN_FILE, type HistoryOrder } from '../analysis/history.ts';
 import type { Analysis } from '../engine/analyse.ts';
 import { historyRunOf, runHistory, type HistoryResult } from '../engine/history-queries.ts';
 import type { Store } from '../engine/store.ts';
@@ -11,8 +11,6 @@ import type { AnalysisWindow } from '../engine/summary.ts';
  * labels from the `benchlens.json` in its folder, the runs in the order asked for, and the series
  * with their change points (the engine's runHistory, as the page's History view).
  */
-
-export const RUN_FILE = 'benchlens.json';
 
 export interface LoadedHistory {
   result: HistoryResult;

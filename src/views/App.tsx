@@ -313,7 +313,7 @@ export function App() {
             {asHistory && (
               <section id="history">
                 <h2>History</h2>
-                <History client={engine.client} version={engine.dataVersion} views={views} state={state} update={update} />
+                <History client={engine.client} inputs={inputs.current} version={engine.dataVersion} views={views} state={state} update={update} />
               </section>
             )}
             <section>

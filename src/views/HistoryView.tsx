@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import { DEFAULT_ORDER, formatOrder, ORDER_LABELS, orderRuns, parseOrder, type HistoryChange, type HistoryOrder } from '../analysis/history.ts';
+import { DEFAULT_ORDER, formatOrder, labelsFromRunFile, ORDER_LABELS, orderRuns, parseOrder, RUN_FILE, type HistoryChange, type HistoryOrder } from '../analysis/history.ts';
+import { baseName, dirName, normalisePath } from '../model/naming.ts';
+import type { InputFile } from '../engine/protocol.ts';
 import { ERROR_RATE, THROUGHPUT } from '../analysis/compare.ts';
 import type { EngineClient } from '../engine/client.ts';
 import { DEFAULT_HISTORY_STATS, type HistoryRequest, type HistoryResult } from '../engine/history-queries.ts';
@@ -17,6 +19,8 @@ import { historyRunsOf, type RunView } from './run-views.ts';
 
 export interface HistoryViewProps {
   client: EngineClient | null;
+  /** The files loaded, by path: a run's `benchlens.json` among them gives its labels. */
+  inputs: ReadonlyMap<string, InputFile>;
   /** Changes when the dataset does. */
   version: unknown;
   views: RunView[];
@@ -34,8 +38,42 @@ function orderOf(text: string | undefined): HistoryOrder {
   }
 }
 
-export function HistoryView({ client, version, views, state, update }: HistoryViewProps) {
-  const runs = useMemo(() => historyRunsOf(views, state), [views, state]);
+/** The largest `benchlens.json` read: labels take a few hundred bytes. */
+const MAX_RUN_FILE_BYTES = 64 * 1024;
+
+/** Labels of each run (by key: its folder) from the `benchlens.json` files among the inputs; unreadable ones said. */
+async function runFileLabels(inputs: ReadonlyMap<string, InputFile>): Promise<{ labels: Record<string, Record<string, string>>; problems: string[] }> {
+  const labels: Record<string, Record<string, string>> = {};
+  const problems: string[] = [];
+  for (const input of inputs.values()) {
+    if (baseName(input.path) !== RUN_FILE) continue;
+    try {
+      const text = input.file ? (input.file.size <= MAX_RUN_FILE_BYTES ? await input.file.text() : null) : input.url ? await (await fetch(input.url)).text() : null;
+      if (text === null || text.length > MAX_RUN_FILE_BYTES) {
+        problems.push(`${input.path}: larger than ${MAX_RUN_FILE_BYTES / 1024} KB, not read`);
+        continue;
+      }
+      const read = labelsFromRunFile(text);
+      if ('error' in read) problems.push(`${input.path}: ${read.error}`);
+      else labels[dirName(normalisePath(input.path))] = read.labels;
+    } catch (e) {
+      problems.push(`${input.path}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return { labels, problems };
+}
+
+export function HistoryView({ client, inputs, version, views, state, update }: HistoryViewProps) {
+  const [fileLabels, setFileLabels] = useState<{ labels: Record<string, Record<string, string>>; problems: string[] }>({ labels: {}, problems: [] });
+  useEffect(() => {
+    let live = true;
+    // Read again with every new dataset (the inputs map is the page's, filled as files load).
+    void runFileLabels(inputs).then((read) => live && setFileLabels(read));
+    return () => {
+      live = false;
+    };
+  }, [inputs, version]);
+  const runs = useMemo(() => historyRunsOf(views, state, fileLabels.labels), [views, state, fileLabels.labels]);
   const order = orderOf(state.history?.order);
   const ordered = useMemo(() => orderRuns(runs, order), [runs, order]);
   const [patternText, setPatternText] = useState(order.kind === 'pattern' ? order.pattern : '');
@@ -145,7 +183,7 @@ export function HistoryView({ client, version, views, state, update }: HistoryVi
           return <p className="warn small">{(e as Error).message}</p>;
         }
       })()}
-      {[...ordered.problems, ...(result?.problems ?? [])].map((p) => (
+      {[...fileLabels.problems, ...ordered.problems, ...(result?.problems ?? [])].map((p) => (
         <p key={p} className="muted small">
           {p}
         </p>

@@ -113,12 +113,13 @@ export function pageTitle(views: readonly RunView[]): string {
   return `${names.join(', ')}${more > 0 ? ` and ${more} more` : ''} — ${APP_TITLE}`;
 }
 
-/** The visible runs as a history sees them: labels from the Runs table (build, commit, version …) and the system shown. */
-export function historyRunsOf(views: readonly RunView[], state: Pick<ViewState, 'runs'>): HistoryRun[] {
+/** The visible runs as a history sees them: labels from their benchlens.json and the Runs table (build, commit, version …), and the system shown. */
+export function historyRunsOf(views: readonly RunView[], state: Pick<ViewState, 'runs'>, fileLabels: Readonly<Record<string, Readonly<Record<string, string>>>> = {}): HistoryRun[] {
   return views
     .filter((v) => !v.hidden)
     .map((v) => {
-      const labels: Record<string, string> = { system: v.system };
+      // A benchlens.json's labels, then the Runs table's, which the user may have corrected.
+      const labels: Record<string, string> = { ...fileLabels[v.key], system: v.system };
       for (const [k, x] of Object.entries(state.runs[v.key] ?? {})) if (typeof x === 'string' || typeof x === 'number') labels[k] = String(x);
       return historyRunOf(v.run, labels);
     });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { writeHdrHistory } from '../unit/helpers/history-folders.ts';
@@ -17,7 +17,8 @@ test('a folder of 20 runs opens on History with the change point at the run wher
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   const dir = mkdtempSync(path.join(tmpdir(), 'benchlens-history-e2e-'));
-  writeHdrHistory(dir, { runs: 20, stepAt: STEP_AT, factor: 2 });
+  // Each run's benchlens.json numbers its build backwards: ordered by that label the step goes down at build-12.
+  writeHdrHistory(dir, { runs: 20, stepAt: STEP_AT, factor: 2 }).forEach((folder, i) => writeFileSync(path.join(folder, 'benchlens.json'), JSON.stringify({ labels: { build: String(1000 - i) } })));
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/');
   await page.getByRole('button', { name: 'Clear sample data' }).click();
@@ -44,6 +45,20 @@ test('a folder of 20 runs opens on History with the change point at the run wher
   expect(Math.abs(lineX - dotX)).toBeLessThan(0.5);
   await expect(chart.locator('.recharts-surface').first()).toContainText(/×2\.0\d/);
   await page.screenshot({ path: `${ARTIFACTS}/history-1280.png`, fullPage: false });
+  // The same at 1920×1080 in the dark theme, to look at.
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.getByRole('button', { name: 'toggle theme' }).click();
+  await page.getByTestId('history-view').screenshot({ path: `${ARTIFACTS}/history-1920-dark.png` });
+  await page.getByRole('button', { name: 'toggle theme' }).click();
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Ordered by the benchlens.json label, the series runs backwards.
+  await page.getByLabel('history order').selectOption('label:build');
+  await expect(change).toHaveAttribute('data-run', 'build-12');
+  await expect(change).toHaveAttribute('data-index', String(20 - STEP_AT));
+  await expect(change.locator('td').nth(4)).toHaveText(/^×0\.4\d\d$/);
+  await page.getByLabel('history order').selectOption('name');
+  await expect(change).toHaveAttribute('data-run', 'build-13');
 
   await change.getByRole('button', { name: 'compare before vs after' }).click();
   await expect(page.getByTestId('comparison').locator('p').first()).toHaveText(/^build-13 … build-20 \(8 runs\) \(candidate\) against build-1 … build-12 \(12 runs\) \(baseline\)/, { timeout: 60_000 });

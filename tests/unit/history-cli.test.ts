@@ -124,11 +124,14 @@ describe('check: SLA rules and a baseline', () => {
   const dir = path.join(work, 'sla');
   let outcome: Outcome;
   let usage: Outcome;
+  let byLabel: Outcome;
   beforeAll(async () => {
-    writeHdrHistory(dir, { runs: 3, stepAt: 2, factor: 2, seed: 9 });
-    [outcome, usage] = await Promise.all([
+    // benchlens.json numbers the builds backwards: ordered by that label, build-3 comes first.
+    writeHdrHistory(dir, { runs: 3, stepAt: 2, factor: 2, seed: 9 }).forEach((folder, i) => writeFileSync(path.join(folder, 'benchlens.json'), JSON.stringify({ labels: { build: String(10 - i) } })));
+    [outcome, usage, byLabel] = await Promise.all([
       cli('check', ['--json', '--junit', path.join(work, 'sla.xml'), '--sla', 'p50 of READ <= 80 us', '--baseline', `${dir}/build-1`, '--candidate', `${dir}/build-3`, '--max-regression', '10', dir]),
       cli('check', [dir]),
+      cli('history', ['--json', '--order', 'label:build', '--stat', 'p50', dir]),
     ]);
   }, 240_000);
 
@@ -155,6 +158,12 @@ describe('check: SLA rules and a baseline', () => {
       ['SLA: build-3', 1],
       ['build-3 against build-1', comparison.cases.filter((c) => !c.passed).length],
     ]);
+  });
+
+  it('history orders runs by a label of their benchlens.json', () => {
+    const out = JSON.parse(byLabel.stdout) as HistoryJson;
+    expect(out.order).toEqual({ by: 'label:build', runs: ['build-3', 'build-2', 'build-1'] });
+    expect(out.series.map((s) => s.points.map((p) => p.run))).toEqual([['build-3', 'build-2', 'build-1'], ['build-3', 'build-2', 'build-1']]);
   });
 
   it('exits 2 with nothing to check', () => {
