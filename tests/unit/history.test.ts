@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isHistory, labelsFromRunFile, orderRuns, parseOrder, patternRegex, seriesChanges, type HistoryRun } from '../../src/analysis/history.ts';
 import { Rng } from '../../src/analysis/rng.ts';
 import { simulateHistory } from './helpers/history-sim.ts';
+import { runList } from '../../src/views/decide.ts';
 
 const run = (label: string, extra: Partial<HistoryRun> = {}): HistoryRun => ({ key: `results/${label}`, label, startEpochMs: null, labels: {}, ops: ['READ', 'UPDATE'], target: null, system: 'Redis', ...extra });
 
@@ -75,5 +76,10 @@ describe('history: series and their change points', () => {
     const s = seriesChanges('READ', 'p99', points);
     expect(s.changes).toEqual([]);
     expect(s.note).toBe('1 run(s) have no p99: no change is looked for');
+  });
+
+  it('a Compare side may be the runs before or after a change: a JSON list of run keys, nothing else', () => {
+    expect(runList('["results/build-1","results/build-2"]')).toEqual(['results/build-1', 'results/build-2']);
+    for (const text of ['results/build-1', '[]', '[1]', '["a",', 'system=Redis']) expect(runList(text), text).toBeNull();
   });
 });

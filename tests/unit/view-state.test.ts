@@ -23,13 +23,22 @@ describe('view state in the URL fragment', () => {
       focus: ['run/a'],
       events: '30,node added',
       cost: { itemBytes: 2000, consistency: 'eventual', nodes: 3, nodeHourly: 2.5, prices: 'before-2024-11' },
-      runs: { 'run/a': { system: 'ScyllaDB <b>', nodes: 3, hidden: true } },
+      runs: { 'run/a': { system: 'ScyllaDB <b>', nodes: 3, hidden: true, build: '1.2.3', commit: 'ab12f' } },
       regroup: { 'all/client1-READ.hdr': 'all#2' },
+      history: { order: 'pattern:nightly-*-{}', op: 'READ', stat: 'p99.9' },
     };
     const fragment = encodeState(state);
     expect(decodeState(`#${fragment}`)).toEqual({ state, notices: [] });
     expect(fragment).toContain('v=2');
     expect(encodeState({ ...DEFAULT_STATE, chart: 'cost' })).toBe('chart=cost&v=2');
+  });
+
+  it('keeps the History view\'s order and selection, and refuses an order it cannot read', () => {
+    expect(decodeState('#history={"order":"label:build"}&v=2').state.history).toEqual({ order: 'label:build' });
+    const bad = decodeState('#history={"order":"pattern:no-key"}&v=2');
+    expect(bad.state.history).toBeNull();
+    expect(bad.notices).toEqual(["the history view's order in the link is malformed and was ignored"]);
+    expect(decodeState('#history={"order":"name","extra":1}&v=2').state.history).toBeNull();
   });
 
   it('falls back to defaults with a notice for bad values', () => {
