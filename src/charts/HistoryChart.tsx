@@ -84,7 +84,7 @@ export function HistoryChart({ series, onChange }: { series: HistorySeries; onCh
           />
           <Line type="stepAfter" dataKey="level" stroke="var(--muted)" strokeDasharray="6 4" dot={false} isAnimationActive={false} connectNulls />
           <Line dataKey="value" name={series.stat} stroke="var(--accent)" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false}>
-            <ErrorBar dataKey="ci" width={4} stroke="var(--accent)" direction="y" />
+            <ErrorBar dataKey="ci" width={4} stroke="var(--accent)" direction="y" isAnimationActive={false} />
           </Line>
           {series.changes.map((c) => (
             <ReferenceLine
