@@ -185,12 +185,10 @@ export function seriesChanges(op: string, stat: string, points: readonly History
   return { op, stat, points: [...points], changes };
 }
 
-/** The file beside a run's results that may give its labels. */
-export const RUN_FILE = 'benchlens.json';
-
 /**
- * The labels of a `benchlens.json` beside a run's results: `{"labels": {"build": "123", "commit":
- * "ab12"}}` (other keys of the object, such as `files`, are for other uses). Values are strings
+ * The labels of a `benchlens.json` beside a run's results (the folder's manifest,
+ * src/state/folder-listing.ts): `{"labels": {"build": "123", "commit": "ab12"}}`; its other keys
+ * (`files`) are for other uses. Values are strings
  * or numbers; anything else is an error saying what was expected.
  */
 export function labelsFromRunFile(text: string): { labels: Record<string, string> } | { error: string } {

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatOrder, isHistory, labelsFromRunFile, orderRuns, RUN_FILE, type HistoryOrder } from '../analysis/history.ts';
+import { formatOrder, isHistory, labelsFromRunFile, orderRuns, type HistoryOrder } from '../analysis/history.ts';
 import type { Analysis } from '../engine/analyse.ts';
 import { historyRunOf, runHistory, type HistoryResult } from '../engine/history-queries.ts';
 import type { Store } from '../engine/store.ts';
 import type { AnalysisWindow } from '../engine/summary.ts';
+import { MANIFEST_NAME } from '../state/folder-listing.ts';
 
 /**
  * The runs loaded by a command as a history, shared by `history` and `check --history`: each run's
@@ -22,7 +23,7 @@ export interface LoadedHistory {
 export function historyOf(store: Store, analysis: Analysis, options: { order: HistoryOrder; stats: readonly string[]; op?: string; window: AnalysisWindow }): LoadedHistory {
   const problems: string[] = [];
   const runs = analysis.runs.map((run) => {
-    const file = path.join(run.dir, RUN_FILE);
+    const file = path.join(run.dir, MANIFEST_NAME);
     if (!existsSync(file)) return historyRunOf(run);
     const read = labelsFromRunFile(readFileSync(file, 'utf8'));
     if ('error' in read) {

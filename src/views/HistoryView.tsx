@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import { DEFAULT_ORDER, formatOrder, labelsFromRunFile, ORDER_LABELS, orderRuns, parseOrder, RUN_FILE, type HistoryChange, type HistoryOrder } from '../analysis/history.ts';
+import { DEFAULT_ORDER, formatOrder, labelsFromRunFile, ORDER_LABELS, orderRuns, parseOrder, type HistoryChange, type HistoryOrder } from '../analysis/history.ts';
 import { baseName, dirName, normalisePath } from '../model/naming.ts';
 import type { InputFile } from '../engine/protocol.ts';
+import { MANIFEST_NAME } from '../state/folder-listing.ts';
 import { ERROR_RATE, THROUGHPUT } from '../analysis/compare.ts';
 import type { EngineClient } from '../engine/client.ts';
 import { DEFAULT_HISTORY_STATS, type HistoryRequest, type HistoryResult } from '../engine/history-queries.ts';
@@ -39,18 +40,18 @@ function orderOf(text: string | undefined): HistoryOrder {
 }
 
 /** The largest `benchlens.json` read: labels take a few hundred bytes. */
-const MAX_RUN_FILE_BYTES = 64 * 1024;
+const MAX_MANIFEST_BYTES = 64 * 1024;
 
 /** Labels of each run (by key: its folder) from the `benchlens.json` files among the inputs; unreadable ones said. */
 async function runFileLabels(inputs: ReadonlyMap<string, InputFile>): Promise<{ labels: Record<string, Record<string, string>>; problems: string[] }> {
   const labels: Record<string, Record<string, string>> = {};
   const problems: string[] = [];
   for (const input of inputs.values()) {
-    if (baseName(input.path) !== RUN_FILE) continue;
+    if (baseName(input.path) !== MANIFEST_NAME) continue;
     try {
-      const text = input.file ? (input.file.size <= MAX_RUN_FILE_BYTES ? await input.file.text() : null) : input.url ? await (await fetch(input.url)).text() : null;
-      if (text === null || text.length > MAX_RUN_FILE_BYTES) {
-        problems.push(`${input.path}: larger than ${MAX_RUN_FILE_BYTES / 1024} KB, not read`);
+      const text = input.file ? (input.file.size <= MAX_MANIFEST_BYTES ? await input.file.text() : null) : input.url ? await (await fetch(input.url)).text() : null;
+      if (text === null || text.length > MAX_MANIFEST_BYTES) {
+        problems.push(`${input.path}: larger than ${MAX_MANIFEST_BYTES / 1024} KB, not read`);
         continue;
       }
       const read = labelsFromRunFile(text);
