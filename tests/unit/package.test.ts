@@ -183,8 +183,7 @@ describe('the packed CLI, installed into an empty folder', () => {
     }
   }, SPAWNS);
 
-  // The check command arrives with issue #24's history branch; this runs once it is in the table.
-  it.skipIf(!Object.hasOwn(COMMANDS, 'check'))('check --junit holds an SLA and fails a broken one, in JUnit XML', async () => {
+  it('check --junit holds an SLA and fails a broken one, in JUnit XML', async () => {
     // The run's READ p99 is 2,003 µs (the oracle's).
     const [held, broken] = await Promise.all([
       benchlens(['check', '--junit', 'held.xml', '--sla', 'p99 of READ <= 10 ms', RUN]),
