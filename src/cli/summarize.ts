@@ -4,7 +4,8 @@ import { describeKept, fileNotes, problemsByFile } from '../model/report.ts';
 import { loadPaths } from './load-paths.ts';
 import { MappingError, parseMapSpec } from '../formats/csv-mapping.ts';
 import { PERCENTILE_KEYS } from '../model/percentiles.ts';
-import type { OpSummary } from '../model/figures.ts';
+import { ALL_REQUESTS, type Figures } from '../model/figures.ts';
+import { formatOps } from '../views/format.ts';
 
 export const USAGE = `usage: benchlens summarize [--json] [--map time=col,latency=col:ms,op=col,ok=col,client=col] <file-or-folder>...
 
@@ -19,7 +20,7 @@ function fmt(v: number | null | undefined, digits = 0): string {
   return v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
-function cell(o: OpSummary, key: (typeof PERCENTILE_KEYS)[number]): string {
+function cell(o: Figures, key: (typeof PERCENTILE_KEYS)[number]): string {
   const v = o[key];
   if (v !== null) return fmt(v);
   const b = o.bounds?.[key];
@@ -36,13 +37,15 @@ function printReadable(analysis: Analysis): void {
     const clients = run.clients.map((c) => c.client).join(', ');
     const target = run.target !== null ? `target ${fmt(run.target)} ops/s per client` : 'no target';
     console.log(`\n${run.label}${run.partial ? '  [PARTIAL: some lines could not be read]' : ''}  (${run.clients.length} clients: ${clients}; ${target})`);
-    console.log(`  duration ${fmt(run.durationS, 3)} s, throughput ${fmt(run.throughput, 1)} ops/s, ${fmt(run.totalOps)} ops`);
+    console.log(`  duration ${fmt(run.durationS, 3)} s, throughput ${formatOps(run.throughput)} ops/s, ${fmt(run.totalOps)} ops`);
     const rows = [['op', 'source', 'count', 'mean', 'min', ...PERCENTILE_KEYS, 'max', 'max-of-clients p99', 'error']];
     for (const [op, o] of Object.entries(run.ops)) {
       const naive = o.naive.maxClientP99;
       const error = naive !== null && o.p99 ? `${fmt(((naive - o.p99) / o.p99) * 100, 1)}%` : '–';
       rows.push([op, o.exact ? o.source : `${o.source} (bounds)`, fmt(o.count), fmt(o.mean, 1), fmt(o.min), ...PERCENTILE_KEYS.map((k) => cell(o, k)), fmt(o.max), fmt(naive), error]);
     }
+    const all = run.allRequests;
+    if (all && all.ops > 1) rows.push([ALL_REQUESTS, all.exact ? 'merged' : 'merged (bounds)', fmt(all.count), fmt(all.mean, 1), fmt(all.min), ...PERCENTILE_KEYS.map((k) => cell(all, k)), fmt(all.max), '–', '–']);
     console.log(
       table(rows)
         .split('\n')

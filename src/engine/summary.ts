@@ -8,7 +8,7 @@ import { groupSummaries, runExtents, type GroupSummary, type Selection } from '.
 import type { RunInfo, SeriesInfo, Store } from './store.ts';
 import { timelineSeries } from './timeline-series.ts';
 import type { SeriesSource } from '../model/figures.ts';
-import type { ClientFigures, Figures, OpSummary, RunSummary } from '../model/figures.ts';
+import type { AllRequests, ClientFigures, Figures, OpSummary, RunSummary } from '../model/figures.ts';
 import { PERCENTILE_KEYS, PERCENTILES, type PercentileKey } from '../model/percentiles.ts';
 
 /**
@@ -264,6 +264,53 @@ export function windowBounds(store: Store, series: readonly SeriesInfo[], w: Sum
   return { fromS: series.map((s) => at(s, w.fromS)), toS: series.map((s) => at(s, w.toS)) };
 }
 
+interface AllRequestGroup {
+  g: number;
+  /** The operations merged (kind 'op'), in the summary's order. */
+  ops: string[];
+  series: SeriesInfo[];
+  /** Why the operations' data cannot be summed into one histogram; null when it can. */
+  refusal: string | null;
+}
+
+/**
+ * Per run, the group that merges every operation's chosen series (numbered from `firstG`). A
+ * figures-only comparison carries stand-in histograms that reproduce each operation's own figures,
+ * not its data: their sum is no run's data, so such a run is bounded.
+ */
+function allRequestGroups(store: Store, mergeable: readonly (MergeGroup & { g: number })[], firstG: number): Map<number, AllRequestGroup> {
+  const out = new Map<number, AllRequestGroup>();
+  for (const run of store.runs) {
+    const ofRun = mergeable.filter((m) => m.run.id === run.id && opKind(m.op) === 'op');
+    if (ofRun.length === 0) continue;
+    const series = ofRun.flatMap((m) => m.series);
+    const refusal =
+      ofRun.find((m) => m.refusal !== null)?.refusal ??
+      (series.every(dbBacked) ? mergeRefusal(series) : 'some operations have only summaries: percentiles over all of them can only be bounded') ??
+      (ofRun.some((m) => figuresOnlyMoments(run.fixed, m.op)) ? 'opened from figures only: percentiles over all operations can only be bounded' : null);
+    out.set(run.id, { g: firstG + out.size, ops: ofRun.map((m) => m.op), series, refusal });
+  }
+  return out;
+}
+
+/** A run's all-requests row from its operations' figures and, where they merge, the group's own. */
+function allRequestsOf(ops: Readonly<Record<string, OpSummary>>, group: AllRequestGroup | undefined, summaries: ReadonlyMap<number, GroupSummary>): AllRequests | null {
+  const failed = Object.entries(ops).filter(([op]) => opKind(op) === 'failed').reduce((a, [, o]) => a + o.count, 0);
+  if (!group) return failed > 0 ? { ...emptyFigures(0), exact: true, ops: 0, failed } : null;
+  const figures = group.ops.map((op) => ops[op]).filter((o): o is OpSummary => o !== undefined);
+  if (group.refusal === null) {
+    const merged = figuresFromStats(summaries.get(group.g), group.series[0]?.unit ?? 'us');
+    return { ...merged, exact: true, ops: group.ops.length, failed };
+  }
+  // One operation is its own all-requests row, exact or bounded as it is.
+  const only = figures.length === 1 ? figures[0] : undefined;
+  if (only) {
+    const { source: _source, exact, note, naive: _naive, perClient: _perClient, ...f } = only;
+    return { ...f, exact, ...(note ? { note } : {}), ops: 1, failed };
+  }
+  return { ...boundedMerge(figures), exact: false, note: group.refusal, ops: group.ops.length, failed };
+}
+
 export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSummary[] {
   // Groups: one per (run, op) for the merge and one per (run, op, client) for the breakdown.
   const mergedGroup = mergeGroups(store);
@@ -276,7 +323,14 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
   const clientSel = clientGroup.filter(dbBacked);
   const mergeable = mergedGroup.map((m, i) => ({ ...m, g: store.series.length + i }));
   const mergedSel = mergeable.filter((m) => m.refusal === null && m.series.every(dbBacked));
-  const members = [...clientSel.map((s) => ({ s, g: s.id })), ...mergedSel.flatMap((m) => m.series.map((s) => ({ s, g: m.g })))];
+  // And per run, every operation's series together: its all-requests row (see AllRequests).
+  const allOfRun = allRequestGroups(store, mergeable, store.series.length + mergeable.length);
+  const allSel = [...allOfRun.values()].filter((a) => a.refusal === null);
+  const members = [
+    ...clientSel.map((s) => ({ s, g: s.id })),
+    ...mergedSel.flatMap((m) => m.series.map((s) => ({ s, g: m.g }))),
+    ...allSel.flatMap((a) => a.series.map((s) => ({ s, g: a.g }))),
+  ];
   const summaries = new Map(
     groupSummaries(
       store,
@@ -337,6 +391,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
         perClient,
       });
     }
+    const allRequests = allRequestsOf(ops, allOfRun.get(run.id), summaries);
     if (run.fixed) {
       const f = run.fixed;
       return {
@@ -356,6 +411,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
         throughput: f.throughput,
         totalOps: f.totalOps,
         ops,
+        allRequests,
       };
     }
 
@@ -411,6 +467,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
       throughput,
       totalOps: throughputOps,
       ops,
+      allRequests,
     };
   });
   return runs;

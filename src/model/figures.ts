@@ -46,6 +46,25 @@ export interface OpSummary extends Figures {
   perClient: ClientFigures[];
 }
 
+/**
+ * Every request of a run in one row: the merged figures of all its operations (kind 'op': not
+ * failures, intended twins, derived views such as a tool's own aggregated row, or cleanup),
+ * exact when every operation's data merges (histograms of one precision and unit, or raw samples);
+ * otherwise the count and mean are exact and the percentiles bounded. Failures stay apart.
+ */
+/** The all-requests row's name in tables (the page, the report, the CLI). */
+export const ALL_REQUESTS = 'all requests';
+
+export interface AllRequests extends Figures {
+  exact: boolean;
+  /** Why the operations could not be merged exactly, when they could not. */
+  note?: string;
+  /** How many operations were merged. */
+  ops: number;
+  /** Failed requests of the run (every `-FAILED` operation), not in `count`. */
+  failed: number;
+}
+
 export interface RunSummary {
   id: number;
   label: string;
@@ -71,6 +90,8 @@ export interface RunSummary {
   throughput: number | null;
   totalOps: number;
   ops: Record<string, OpSummary>;
+  /** Every request of the run merged (see AllRequests); null when the run has no operation. */
+  allRequests: AllRequests | null;
 }
 
 /**

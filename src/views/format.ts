@@ -33,9 +33,17 @@ export function formatLatency(us: number | null | undefined): string {
   return `${formatNumber(v, v >= 100 ? 0 : v >= 10 ? 1 : 2)} ${unit}`;
 }
 
+const belowOne = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 2 });
+
+/**
+ * A rate (ops/s, requests/s): whole above 100, one decimal above 1, two significant digits below
+ * (3 requests over 176 s → "0.017"), so a rate that is not zero never reads as 0. The one
+ * function every table, axis, tooltip and report formats rates with.
+ */
 export function formatOps(v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '–';
-  return formatNumber(v, v >= 100 ? 0 : 1);
+  if (v !== 0 && Math.abs(v) < 1) return belowOne.format(v);
+  return formatNumber(v, Math.abs(v) >= 100 ? 0 : 1);
 }
 
 export function formatPct(v: number | null | undefined, digits = 1): string {

@@ -60,6 +60,7 @@ export function view(
     throughput: labels.throughput === undefined ? 1000 : labels.throughput,
     totalOps: 0,
     ops: labels.ops ?? { READ: op(1000, 2000), UPDATE: op(1000, 3000) },
+    allRequests: null,
     throughputPerSecond: null,
     steps: [],
   };
