@@ -4,7 +4,7 @@ import { formatLatency, formatOps, latencyScale } from '../views/format.ts';
 import { toCsv } from '../views/export.ts';
 import { ExportContext } from '../views/ExportMenu.tsx';
 import type { RunView } from '../views/run-views.ts';
-import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 import { PERCENTILE_KEYS, type PercentileKey } from '../model/percentiles.ts';
 import type { Figures } from '../model/figures.ts';
@@ -207,7 +207,7 @@ export function ByScenarioChart({
               return [bar ? `${text} (${bar.run}, ${formatOps(bar.throughput)} ops/s)` : text, name];
             }}
           />
-          <Legend verticalAlign="top" />
+          <Legend verticalAlign="top" formatter={legendName} />
           {systems.map((system) => {
             const colour = colours.get(system) ?? 'var(--accent)';
             return (

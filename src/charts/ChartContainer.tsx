@@ -17,6 +17,9 @@ export interface StaticLegendItem {
   icon: 'line' | 'rect';
 }
 
+/** Height of one row of a chart's legend. */
+const LEGEND_ROW_PX = 24;
+
 type ChartElement = ReactElement<{ children?: ReactNode }>;
 
 /** Entries of the series a legend would list: Recharts builds its own from the same props. */
@@ -42,11 +45,13 @@ function legendItems(children: readonly ReactNode[]): StaticLegendItem[] {
  * measuring it) and tooltip (interactive) are left out; the legend's entries and place are passed
  * on as data attributes for the exporter to draw in SVG.
  */
-export function ChartContainer({ height, children }: { height: number; children: ChartElement }) {
+export function ChartContainer({ height, legend: legendEntries = 0, children }: { height: number; legend?: number; children: ChartElement }) {
   const size = useContext(StaticChartSize);
   if (!size) {
+    // The legend is drawn inside the box: room for its rows (two entries a row on a half-width
+    // chart, long names shortened) is added, so it never takes the plot's place.
     return (
-      <ResponsiveContainer width="100%" height={height}>
+      <ResponsiveContainer width="100%" height={height + Math.ceil(Math.max(0, legendEntries - 1) / 2) * LEGEND_ROW_PX}>
         {children}
       </ResponsiveContainer>
     );

@@ -4,7 +4,7 @@ import type { ChartResult, TimeSeries } from '../engine/chart-queries.ts';
 import { formatLatency, formatOffset, latencyScale } from '../views/format.ts';
 import { toCsv } from '../views/export.ts';
 import type { RunView } from '../views/run-views.ts';
-import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 import { maxRowValue, runOpLines, type RunOpLine } from './PercentileDistribution.tsx';
 
@@ -94,7 +94,7 @@ export function LatencyOverTimeChart({
       empty={drawn.length === 0 ? 'No latency time series in the ticked runs: tick a run with HdrHistogram or raw CSV results (summaries have none).' : null}
       csv={() => latencyOverTimeCsv(shaped, p)}
     >
-      <ChartContainer height={380}>
+      <ChartContainer height={380} legend={drawn.length}>
         <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis type="number" dataKey="t" domain={[0, maxT]} ticks={timeTicks(maxT)} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
@@ -105,7 +105,7 @@ export function LatencyOverTimeChart({
             {...AXIS}
           />
           <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={(t) => `${formatOffset(Number(t))} from start`} formatter={(v) => formatLatency(Number(v))} />
-          <Legend verticalAlign="top" iconType="plainline" iconSize={22} />
+          <Legend verticalAlign="top" iconType="plainline" iconSize={22} formatter={legendName} />
           {drawn.map((l) => (
             <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.dash} strokeWidth={1.5} dot={false} isAnimationActive={false} />
           ))}

@@ -4,7 +4,7 @@ import type { SlaRule } from '../analysis/sla.ts';
 import { formatLatency, formatOps, latencyScale } from '../views/format.ts';
 import { toCsv } from '../views/export.ts';
 import type { RunView } from '../views/run-views.ts';
-import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 import type { PercentileKey } from '../model/percentiles.ts';
 
@@ -36,7 +36,9 @@ export function latencyVsLoadSeries(views: readonly RunView[], percentile: numbe
     for (const op of ops) {
       const y = v.run.ops[op]?.[key];
       if (y === null || y === undefined) continue;
-      const name = [v.system, v.workload, v.distribution, ops.length > 1 ? op : ''].filter(Boolean).join(' · ');
+      // Runs labelled by nothing (an HTTP tool's) form one line per operation, named by it.
+      const labels = [v.system, v.workload, v.distribution].filter(Boolean);
+      const name = [...labels, ops.length > 1 || labels.length === 0 ? op : ''].filter(Boolean).join(' · ');
       const s = out.get(name) ?? { system: v.system, workload: v.workload, distribution: v.distribution, op, points: [] };
       s.points.push({ x, y, run: v.label });
       out.set(name, s);
@@ -67,7 +69,7 @@ export function LatencyVsLoadChart({ views, colours, percentile, ops, xAxis, sla
       empty={series.size === 0 ? 'No run has this percentile for the selected operation.' : null}
       csv={() => latencyVsLoadCsv(series, percentile, xAxis)}
     >
-      <ChartContainer height={380}>
+      <ChartContainer height={380} legend={series.size}>
         <LineChart margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis
@@ -84,7 +86,7 @@ export function LatencyVsLoadChart({ views, colours, percentile, ops, xAxis, sla
             formatter={(value) => formatLatency(Number(value))}
             labelFormatter={(x) => (xAxis === 'utilisation' ? `${Number(x).toFixed(1)}% utilisation` : `${formatOps(Number(x))} ops/s`)}
           />
-          <Legend verticalAlign="top" />
+          <Legend verticalAlign="top" formatter={legendName} />
           {[...series].map(([name, s]) => (
             <Line key={name} name={name} data={s.points} dataKey="y" stroke={colours.get(s.system)} strokeDasharray={dash[ops.indexOf(s.op) % dash.length]} strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false} />
           ))}

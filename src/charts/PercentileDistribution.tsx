@@ -2,8 +2,8 @@ import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'r
 import type { ChartResult } from '../engine/chart-queries.ts';
 import { formatLatency, latencyScale } from '../views/format.ts';
 import { toCsv, type Cell } from '../views/export.ts';
-import type { RunView } from '../views/run-views.ts';
-import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { seriesColour, type RunView } from '../views/run-views.ts';
+import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 
 /** The highest percentile the log axis shows: 1/(1−p) is infinite at p = 100. */
@@ -139,13 +139,16 @@ export function runOpLines(series: readonly { runId: number; op: string }[], vie
   const ops = [...new Set(shown.map((s) => s.op))];
   const severalRuns = new Set(shown.map((s) => s.runId)).size > 1;
   const shades = runColours(views, colours);
+  // One run's operations are told apart by colour (four dash patterns do not tell ten apart);
+  // several runs' by the run's colour and the operation's dash.
+  const byOp = !severalRuns && ops.length > 1;
   return shown.map((s, i) => {
     const label = views.find((v) => v.run.id === s.runId)?.label ?? String(s.runId);
     return {
       key: `s${i}`,
       name: [severalRuns || ops.length === 1 ? label : '', ops.length > 1 ? s.op : ''].filter(Boolean).join(' · '),
-      colour: shades.get(s.runId) ?? 'var(--text)',
-      dash: OP_DASHES[ops.indexOf(s.op) % OP_DASHES.length] ?? '',
+      colour: byOp ? seriesColour(ops.indexOf(s.op)) : (shades.get(s.runId) ?? 'var(--text)'),
+      dash: byOp ? '' : (OP_DASHES[ops.indexOf(s.op) % OP_DASHES.length] ?? ''),
       run: label,
       op: s.op,
     };
@@ -159,13 +162,13 @@ export function runOpLines(series: readonly { runId: number; op: string }[], vie
 export function PercentileLineChart({ rows, lines }: { rows: Record<string, number>[]; lines: readonly Pick<RunOpLine, 'key' | 'name' | 'colour' | 'dash'>[] }) {
   const scale = latencyScale(Math.max(1, maxRowValue(rows, lines.map((l) => l.key))));
   return (
-    <ChartContainer height={380}>
+    <ChartContainer height={380} legend={lines.length}>
       <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
         <CartesianGrid {...GRID} />
         <XAxis {...PERCENTILE_AXIS} {...AXIS} />
         <YAxis tickFormatter={(v: number) => (v / scale.divisor).toLocaleString('en-US')} label={{ value: `latency (${scale.unit})`, angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} {...AXIS} />
         <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={formatPercentileLabel} formatter={(v) => formatLatency(Number(v))} />
-        <Legend verticalAlign="top" iconType="plainline" iconSize={22} />
+        <Legend verticalAlign="top" iconType="plainline" iconSize={22} formatter={legendName} />
         {lines.map((l) => (
           <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.dash} strokeWidth={2} dot={false} isAnimationActive={false} />
         ))}

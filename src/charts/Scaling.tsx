@@ -3,7 +3,7 @@ import { formatLatency, formatOps, formatPct, latencyScale } from '../views/form
 import { toCsv } from '../views/export.ts';
 import type { RunView } from '../views/run-views.ts';
 import { chartOp, percentileKey, scenarioOf } from './ByScenario.tsx';
-import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 import type { PercentileKey } from '../model/percentiles.ts';
 
@@ -141,7 +141,7 @@ export function ScalingChart({ views, colours, percentile, op }: { views: RunVie
               return [`${formatOps(Number(value))} ops/s (${formatPct((p.throughput / p.linear) * 100, 0)} of linear; ${p.run})`, name];
             }}
           />
-          <Legend verticalAlign="top" />
+          <Legend verticalAlign="top" formatter={legendName} />
           {series.map((s) => {
             const colour = colours.get(s.system) ?? 'var(--accent)';
             return [

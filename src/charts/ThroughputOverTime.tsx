@@ -4,7 +4,8 @@ import type { ChartResult } from '../engine/chart-queries.ts';
 import { formatOffset, formatOps } from '../views/format.ts';
 import { toCsv } from '../views/export.ts';
 import type { RunView } from '../views/run-views.ts';
-import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
+import { MAX_SERIES } from '../state/view-state.ts';
+import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 
 export interface EventAnnotation {
@@ -49,25 +50,48 @@ export interface ThroughputArea {
 }
 
 /**
+ * Of `ops` (busiest first), those drawn as areas of their own: as many as keep the legend to
+ * MAX_SERIES entries, the areas of the rest (one per run and status) counted.
+ */
+function keptOps(result: ThroughputResult, ops: readonly string[]): string[] {
+  const all = [...result.ok.map((s) => ({ ...s, kind: 'ok' })), ...result.failed.map((s) => ({ ...s, kind: 'failed' }))];
+  const entries = (of: (op: string) => boolean) => new Set(all.filter((s) => of(s.op)).map((s) => `${s.runId}\u0000${s.kind}\u0000${s.op}`)).size;
+  const restEntries = (kept: readonly string[]) => new Set(all.filter((s) => !kept.includes(s.op)).map((s) => `${s.runId}\u0000${s.kind}`)).size;
+  const kept: string[] = [];
+  for (const op of ops) {
+    const next = [...kept, op];
+    if (entries((o) => next.includes(o)) + restEntries(next) > MAX_SERIES) break;
+    kept.push(op);
+  }
+  return kept;
+}
+
+/**
  * The chart's areas, successful first then failed, and one row per time bucket with a column per
  * area (`key`); a bucket an area has no value in counts as 0 ops/s, as the stacked chart draws it.
  */
-export function throughputData(result: ThroughputResult, views: readonly RunView[]): { runIds: number[]; areas: ThroughputArea[]; data: Record<string, number>[] } {
+export function throughputData(result: ThroughputResult, views: readonly RunView[], ops: readonly string[] | null = null): { runIds: number[]; areas: ThroughputArea[]; data: Record<string, number>[] } {
   const runIds = [...new Set(result.ok.map((s) => s.runId))];
   const several = runIds.length > 1;
   const runOf = (id: number) => views.find((v) => v.run.id === id)?.label ?? String(id);
   const rows = new Map<number, Record<string, number>>();
   const areas: ThroughputArea[] = [];
+  // Operations not drawn on their own are summed into one area per run and status, so the stack
+  // keeps every request while the legend stays short.
+  const kept = ops === null ? null : keptOps(result, ops);
+  const others = kept === null ? 0 : new Set([...result.ok, ...result.failed].map((s) => s.op).filter((op) => !kept.includes(op))).size;
+  const other = `${others} other operation${others === 1 ? '' : 's'}`;
   for (const [kind, list] of [
     ['ok', result.ok],
     ['failed', result.failed],
   ] as const) {
     for (const s of list) {
-      const key = `${several ? `${runOf(s.runId)} ` : ''}${s.op}${kind === 'failed' ? ' failed' : ''}`;
-      areas.push({ key, kind, runId: s.runId, run: runOf(s.runId), op: s.op });
+      const op = kept === null || kept.includes(s.op) ? s.op : other;
+      const key = `${several ? `${runOf(s.runId)} ` : ''}${op}${kind === 'failed' ? ' failed' : ''}`;
+      if (!areas.some((a) => a.key === key)) areas.push({ key, kind, runId: s.runId, run: runOf(s.runId), op });
       s.t.forEach((t, i) => {
         const row = rows.get(t) ?? { t };
-        row[key] = s.values[i] ?? 0;
+        row[key] = (row[key] ?? 0) + (s.values[i] ?? 0);
         rows.set(t, row);
       });
     }
@@ -85,9 +109,9 @@ export function throughputCsv({ areas, data }: { areas: readonly ThroughputArea[
 }
 
 /** Ops/s over time, per operation, successful stacked with failed (throttled); detected steps marked. */
-export function ThroughputOverTimeChart({ result, views, events }: { result: ThroughputResult | null; views: RunView[]; events: EventAnnotation[] }) {
+export function ThroughputOverTimeChart({ result, views, events, ops = null }: { result: ThroughputResult | null; views: RunView[]; events: EventAnnotation[]; ops?: readonly string[] | null }) {
   if (!result) return <ChartFrame id="throughput" title="Throughput over time" seriesCount={0} empty="Computing…">{null}</ChartFrame>;
-  const shaped = throughputData(result, views);
+  const shaped = throughputData(result, views, ops);
   const { runIds, areas: seriesNames, data } = shaped;
   const several = runIds.length > 1;
   const viewOf = (id: number) => views.find((v) => v.run.id === id);
@@ -103,14 +127,14 @@ export function ThroughputOverTimeChart({ result, views, events }: { result: Thr
       empty={data.length === 0 ? 'No time series in the selected runs (summaries have none).' : null}
       csv={() => throughputCsv(shaped)}
     >
-      <ChartContainer height={420}>
+      <ChartContainer height={420} legend={seriesNames.length}>
         <AreaChart data={data} margin={{ top: 24, right: 30, bottom: 10, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis type="number" dataKey="t" domain={['dataMin', 'dataMax']} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
           <YAxis tickFormatter={(v: number) => formatOps(v)} label={{ value: 'ops/s', angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} {...AXIS} />
           <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={(t) => formatOffset(Number(t))} formatter={(v) => `${formatOps(Number(v))} ops/s`} />
           {/* Below the plot: the step labels sit along its top edge. */}
-          <Legend verticalAlign="bottom" wrapperStyle={{ paddingTop: 24 }} />
+          <Legend verticalAlign="bottom" wrapperStyle={{ paddingTop: 24 }} formatter={legendName} />
           {seriesNames.map((s, i) => (
             <Area
               key={s.key}

@@ -12,7 +12,8 @@ import { ThroughputOverTimeChart } from '../charts/ThroughputOverTime.tsx';
 import { runChartQuery, type ChartQuery, type ChartResult } from '../engine/chart-queries.ts';
 import type { Store } from '../engine/store.ts';
 import type { ViewState } from '../state/view-state.ts';
-import { MAX_POINTS, mainOps } from '../views/ChartArea.tsx';
+import { MAX_POINTS } from '../views/ChartArea.tsx';
+import { focusedViews, opsForChart } from '../views/page-views.ts';
 import { colourMap, type RunView } from '../views/run-views.ts';
 
 export const CHART_KINDS = ['latency-vs-load', 'throughput', 'latency-over-time', 'percentiles', 'cost'] as const;
@@ -35,12 +36,13 @@ export function chartSpec(chart: ChartKind, store: Store, views: RunView[], stat
   const visible = views.filter((v) => !v.hidden);
   const colours = colourMap(views.map((v) => v.system));
   const sla: SlaRule | null = state.sla ? parseSlaRule(state.sla) : null;
-  const ops = state.op ? [state.op] : mainOps(visible);
-  const focusIds = (state.focus.length ? visible.filter((v) => state.focus.includes(v.key)) : visible.slice(0, 1)).map((v) => v.run.id);
+  const focused = focusedViews(visible, state.focus);
+  const ops = opsForChart(chart === 'cost' ? 'cost' : chart, visible, focused, state);
+  const focusIds = focused.map((v) => v.run.id);
   switch (chart) {
     case 'throughput': {
       const result = query(store, { kind: 'throughput-over-time', runIds: focusIds, maxPoints: MAX_POINTS });
-      return { element: createElement(ThroughputOverTimeChart, { result, views: visible, events: [] }), data: result };
+      return { element: createElement(ThroughputOverTimeChart, { result, views: visible, events: [], ops }), data: result };
     }
     case 'latency-over-time': {
       const result = query(store, { kind: 'latency-over-time', runIds: focusIds, ops, percentile: state.percentile, maxPoints: MAX_POINTS });

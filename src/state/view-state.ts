@@ -22,6 +22,17 @@ export const CHART_IDS = [
 ] as const;
 export type ChartId = (typeof CHART_IDS)[number];
 
+/**
+ * What the top of the page shows: a run's overview (headline figures, throughput and latency over
+ * time), the charts (tabs), or the history of repeated runs. Absent from the link = chosen from
+ * what is loaded (src/views/page-views.ts).
+ */
+export const VIEW_IDS = ['overview', 'charts', 'history'] as const;
+export type ViewId = (typeof VIEW_IDS)[number];
+
+/** Most series a chart draws unless the user picks more (the busiest first). */
+export const MAX_SERIES = 10;
+
 /** What the user says about a run; pre-filled from the YCSB command line where possible. */
 export interface RunLabels {
   system?: string;
@@ -60,7 +71,11 @@ export interface SystemPriceState {
 export interface ViewState {
   /** Result files loaded by reference (relative paths or http(s) URLs). */
   files: string[];
+  /** The view chosen by the user; null = the one that fits the data. */
+  view: ViewId | null;
   chart: ChartId;
+  /** Operations the charts draw, picked by the user; empty = the busiest MAX_SERIES. */
+  series: string[];
   percentile: number;
   /** Operation shown in single-operation charts; '' = every operation. */
   op: string;
@@ -128,7 +143,9 @@ export interface CostParams {
 
 export const DEFAULT_STATE: ViewState = {
   files: [],
+  view: null,
   chart: 'latency-vs-load',
+  series: [],
   percentile: 99,
   op: '',
   xAxis: 'throughput',
@@ -300,6 +317,17 @@ export function decodeState(fragment: string): Decoded {
     if (isChartId(chart)) state.chart = chart;
     else notices.push(`unknown chart "${chart}"`);
   }
+  const view = params.get('view');
+  if (view !== null) {
+    if ((VIEW_IDS as readonly string[]).includes(view)) state.view = view as ViewId;
+    else notices.push(`unknown view "${view}"`);
+  }
+  const series = params.get('series');
+  if (series !== null) {
+    const parsed = parseJson(series, (v): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string'));
+    if (parsed) state.series = parsed;
+    else notices.push('the chosen chart series in the link are malformed and were ignored');
+  }
   const embed = params.get('embed');
   if (embed !== null) {
     if (isChartId(embed)) state.embed = embed;
@@ -403,7 +431,10 @@ export function encodeState(state: ViewState): string {
   const params = new URLSearchParams();
   const d = DEFAULT_STATE;
   if (state.files.length) params.set('files', state.files.join(','));
+  if (state.view !== d.view && state.view !== null) params.set('view', state.view);
   if (state.chart !== d.chart) params.set('chart', state.chart);
+  // JSON: operation names hold commas (`GET /a?x=1,2`).
+  if (state.series.length) params.set('series', JSON.stringify(state.series));
   if (state.percentile !== d.percentile) params.set('p', String(state.percentile));
   if (state.op !== d.op) params.set('op', state.op);
   if (state.xAxis !== d.xAxis) params.set('x', state.xAxis);

@@ -4,7 +4,6 @@ import type { CompareResult } from '../model/comparison.ts';
 import { CapacityPanel } from './CapacityPanel.tsx';
 import { ComparePanel } from './ComparePanel.tsx';
 import { HistoryView } from './HistoryView.tsx';
-import { isHistory } from '../analysis/history.ts';
 import { linkDataToSnapshot, snapshotLevel, type LinkLevel } from '../state/snapshot.ts';
 import { decodeState, encodeState, type RunLabels, type ViewState } from '../state/view-state.ts';
 import { carriedDecisions } from '../state/decisions.ts';
@@ -13,13 +12,16 @@ import { ExportContext, type ExportSettings } from './ExportMenu.tsx';
 import { fileFromReference, filesFromDrop, filesFromFolders, isFolderReference, remoteHosts, sampleAnalysis, sampleReferences } from './file-sources.ts';
 import { CsvMappingPanel } from './CsvMappingPanel.tsx';
 import { LoadPanel } from './LoadPanel.tsx';
-import { buildRunViews, colourMap, historyRunsOf, pageTitle } from './run-views.ts';
+import { buildRunViews, colourMap, pageTitle } from './run-views.ts';
 import { RunsPanel } from './RunsPanel.tsx';
 import { ReportButton } from './ReportButton.tsx';
 import { SharePanel, SnapshotBanner } from './SharePanel.tsx';
 import { SummaryTable } from './SummaryTable.tsx';
 import { useEngine } from './useEngine.ts';
 import { WindowControl } from './WindowControl.tsx';
+import { currentView, offeredViews } from './page-views.ts';
+import { Overview } from './Overview.tsx';
+import { ViewSwitcher } from './ViewSwitcher.tsx';
 import type { InputFile } from '../engine/protocol.ts';
 
 /**
@@ -186,8 +188,7 @@ export function App() {
   );
 
   const views = useMemo(() => buildRunViews(engine.analysis, state), [engine.analysis, state]);
-  // Runs that repeat one test open on their History, above everything else.
-  const asHistory = useMemo(() => isHistory(historyRunsOf(views, state)), [views, state]);
+  const view = currentView(views, state);
   const title = pageTitle(views);
   useEffect(() => {
     document.title = title;
@@ -281,10 +282,11 @@ export function App() {
           <span className="muted small" data-testid="engine-status">
             {engine.fatal ? `engine error: ${engine.fatal}` : engine.ready ? `DuckDB ready (${engine.startupMs?.toFixed(0)} ms)` : 'starting DuckDB…'}
           </span>
-          <button type="button" onClick={() => update({ theme: state.theme === 'dark' ? 'light' : 'dark' })} aria-label="toggle theme">
+          <button type="button" onClick={() => update({ theme: state.theme === 'dark' ? 'light' : 'dark' })} title="switch the theme">
             {state.theme === 'dark' ? '☀ light' : '☾ dark'}
           </button>
         </header>
+        <main>
         {dragging && <div className="drop-overlay">Drop result files or folders</div>}
         {notices.length > 0 && (
           <div className="notice" role="status">
@@ -310,22 +312,17 @@ export function App() {
         <CsvMappingPanel previews={engine.unmapped} onApply={applyCsvMapping} />
         {views.length > 0 && (
           <>
-            {asHistory && (
+            {source.kind === 'snapshot' && source.level && <SnapshotBanner level={source.level} />}
+            {source.kind !== 'snapshot' && droppedComparison && <SnapshotBanner level={droppedComparison} />}
+            <ViewSwitcher offered={offeredViews(views, state)} view={view} onChange={(v) => update({ view: v })} />
+            {view === 'overview' && <Overview client={engine.client} version={engine.dataVersion} views={views} colours={colours} state={state} sla={sla} update={update} />}
+            {view === 'charts' && charts}
+            {view === 'history' && (
               <section id="history">
                 <h2>History</h2>
                 <History client={engine.client} inputs={inputs.current} version={engine.dataVersion} views={views} state={state} update={update} />
               </section>
             )}
-            <section>
-              <h2>Runs</h2>
-              <RunsTable views={views} colours={colours} onChange={setRunLabels} onMoveFile={moveFile} />
-            </section>
-            <div className="share-row">
-              <SharePanel client={engine.client} state={state} visibleKeys={views.filter((v) => !v.hidden).map((v) => v.key)} comparison={comparison} />
-              <ReportButton client={engine.client} state={state} files={engine.analysis?.files ?? []} inputs={inputs.current} />
-            </div>
-            {source.kind === 'snapshot' && source.level && <SnapshotBanner level={source.level} />}
-            {source.kind !== 'snapshot' && droppedComparison && <SnapshotBanner level={droppedComparison} />}
             <section>
               <h2>Summary</h2>
               <div className="sla">
@@ -336,13 +333,19 @@ export function App() {
                 {slaError && <span className="warn"> {slaError}</span>}
               </div>
               <WindowControl window={state.window} onChange={setWindow} queryMs={engine.lastQueryMs} wholeRunOnly={views.filter((v) => !v.hidden && v.run.comparison !== null).map((v) => v.label)} />
-              <div className="table-scroll">
-                <Summary views={views} sla={sla} />
-              </div>
+              <Summary views={views} sla={sla} />
               <p className="muted small">
                 Latencies merged across clients from summed HdrHistogram buckets (HdrHistogram 2.2.2 percentile semantics) or exact nearest rank over raw samples. “max-of-clients” is what taking the worst client's own percentile would report; its error is shown against the merged value.
               </p>
             </section>
+            <section>
+              <h2>Runs</h2>
+              <RunsTable views={views} colours={colours} onChange={setRunLabels} onMoveFile={moveFile} />
+            </section>
+            <div className="share-row">
+              <SharePanel client={engine.client} state={state} visibleKeys={views.filter((v) => !v.hidden).map((v) => v.key)} comparison={comparison} />
+              <ReportButton client={engine.client} state={state} files={engine.analysis?.files ?? []} inputs={inputs.current} />
+            </div>
             <section id="compare">
               <h2>Compare</h2>
               <Compare client={engine.client} version={engine.dataVersion} views={views} state={state} update={update} onResult={setComparison} carried={engine.analysis?.carriedComparison ?? null} />
@@ -351,9 +354,9 @@ export function App() {
               <h2>Capacity and price at the SLA</h2>
               <Capacity views={views} state={state} update={update} />
             </section>
-            {charts}
           </>
         )}
+        </main>
       </div>
     </ExportContext>
   );

@@ -75,13 +75,25 @@ export function CapacityPanel({ views, state, update }: { views: RunView[]; stat
     update({ pricing: next });
   };
 
+  const slaInput = (
+    <label className="sla">
+      SLA rules{' '}
+      <input value={state.sla} placeholder="p95 of READ <= 10 ms; p99 of UPDATE <= 20 ms" onChange={(e) => update({ sla: e.target.value })} aria-label="SLA rules for capacity" size={48} />
+    </label>
+  );
+  // Nothing to size without a rule or cluster sizes: one line says what the panel needs.
+  if (!state.sla.trim() && sizing.length === 0) {
+    return (
+      <div className="capacity-panel controls folded" data-testid="capacity-panel" data-folded="">
+        <span className="muted">Needs an SLA rule (capacity and its price) or cluster sizes in the Runs table (sizing):</span> {slaInput}
+      </div>
+    );
+  }
+
   return (
     <div className="capacity-panel" data-testid="capacity-panel">
       <div className="controls">
-        <label className="sla">
-          SLA rules{' '}
-          <input value={state.sla} placeholder="p95 of READ <= 10 ms; p99 of UPDATE <= 20 ms" onChange={(e) => update({ sla: e.target.value })} aria-label="SLA rules for capacity" size={48} />
-        </label>
+        {slaInput}
         <span className="muted small">all must hold; separate rules with ;</span>
       </div>
       {errors.map((e) => (

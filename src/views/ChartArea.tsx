@@ -13,6 +13,8 @@ import { CHART_IDS, PERCENTILE_CHOICES, type ChartId, type ViewState } from '../
 import { ExportContext } from './ExportMenu.tsx';
 import type { RunView } from './run-views.ts';
 import { useChartQuery } from './useChartQuery.ts';
+import { busiestOps, focusedViews, opsForChart } from './page-views.ts';
+import { SeriesPicker } from './SeriesPicker.tsx';
 
 const CHART_TITLES: Record<ChartId, string> = {
   'latency-vs-load': 'Latency vs load',
@@ -38,20 +40,14 @@ export interface ChartAreaProps {
   update: (patch: Partial<ViewState>) => void;
 }
 
-/** Operations worth charting by default: real operations, not failures, intended twins or cleanup. */
-export function mainOps(views: readonly RunView[]): string[] {
-  const ops = new Set<string>();
-  for (const v of views) for (const op of Object.keys(v.run.ops)) if (!/-FAILED$|^Intended-|^CLEANUP$/i.test(op)) ops.add(op);
-  return [...ops];
-}
-
 export function ChartArea({ client, version, views, colours, state, sla, update }: ChartAreaProps) {
   // An embed shows the chart alone: no tabs, controls, run choice or event editor.
   const { embedded } = useContext(ExportContext);
   const visible = views.filter((v) => !v.hidden);
   const allOps = useMemo(() => [...new Set(visible.flatMap((v) => Object.keys(v.run.ops)))], [visible]);
-  const ops = state.op && allOps.includes(state.op) ? [state.op] : mainOps(visible);
-  const focusViews = state.focus.length ? visible.filter((v) => state.focus.includes(v.key)) : visible.slice(0, 1);
+  const focusViews = focusedViews(visible, state.focus);
+  const ops = opsForChart(state.chart, visible, focusViews, state);
+  const ranked = useMemo(() => busiestOps(visible), [visible]);
   const focusIds = focusViews.map((v) => v.run.id);
   const throughput = useChartQuery<'throughput-over-time'>(client, state.chart === 'throughput' ? { kind: 'throughput-over-time', runIds: focusIds, maxPoints: MAX_POINTS } : null, version);
   const latencyOverTime = useChartQuery<'latency-over-time'>(
@@ -133,6 +129,7 @@ export function ChartArea({ client, version, views, colours, state, sla, update 
                 ))}
               </fieldset>
             )}
+            {!state.op && <SeriesPicker ranked={ranked} shown={ops} picked={state.series} onPick={(series) => update({ series })} />}
             {activeQueryMs !== null && (
               <span className="muted small" data-testid="chart-query-ms" data-ms={activeQueryMs.toFixed(1)}>
                 query {activeQueryMs.toFixed(0)} ms
@@ -144,7 +141,7 @@ export function ChartArea({ client, version, views, colours, state, sla, update 
       {state.chart === 'latency-vs-load' && <LatencyVsLoadChart views={visible} colours={colours} percentile={state.percentile} ops={ops} xAxis={state.xAxis} sla={sla} />}
       {state.chart === 'throughput' && (
         <>
-          <ThroughputOverTimeChart result={throughput.result} views={visible} events={events.events} />
+          <ThroughputOverTimeChart result={throughput.result} views={visible} events={events.events} ops={ops} />
           {!embedded && (
             <label className="events">
               <span>

@@ -125,6 +125,14 @@ export function ComparePanel({ client, version, views, state, update, onResult, 
     </label>
   );
 
+  if (!compare && !carried && views.filter((v) => !v.hidden).length < 2) {
+    return (
+      <p className="compare-panel muted folded" data-testid="compare-panel" data-folded="">
+        Needs two runs, or two groups of runs by label: load another run to compare with this one.
+      </p>
+    );
+  }
+
   return (
     <div className="compare-panel" data-testid="compare-panel">
       <div className="controls">

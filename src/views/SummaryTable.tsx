@@ -1,11 +1,12 @@
-import { Fragment, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { littlesLaw } from '../analysis/littles-law.ts';
 import { evaluateSla, type SlaRule } from '../analysis/sla.ts';
 import { SummaryExport } from './ExportMenu.tsx';
-import { formatLatency, formatOps, formatPct } from './format.ts';
-import type { RunView } from './run-views.ts';
+import { formatLatency, formatOps, formatPct, middleEllipsis } from './format.ts';
+import { nameFilter } from './name-filter.ts';
+import { labelLine, type RunView } from './run-views.ts';
 import { PERCENTILE_KEYS, type PercentileKey } from '../model/percentiles.ts';
-import type { Figures, OpSummary } from '../model/figures.ts';
+import { ALL_REQUESTS, type AllRequests, type Figures, type OpSummary } from '../model/figures.ts';
 
 /**
  * Merged figures per run and operation, with the naive max-of-clients beside p95/p99 and its
@@ -43,21 +44,90 @@ function NaiveCell({ run, op, stat, naive, merged }: { run: string; op: string; 
   );
 }
 
+/** Rows a run shows before "N more": its busiest operations. */
+export const SHOWN_OPS = 15;
+
+/** What the table sorts by: a figure's column, or the operation's name. */
+type SortKey = 'op' | 'count' | 'throughput' | 'mean' | PercentileKey | 'max' | 'naive-p95' | 'naive-p99';
+interface Sort {
+  key: SortKey;
+  descending: boolean;
+}
+
+const COLUMNS: { key: SortKey; title: string; tip?: string; naive?: boolean }[] = [
+  { key: 'count', title: 'count' },
+  { key: 'throughput', title: 'ops/s' },
+  { key: 'mean', title: 'mean' },
+  ...PERCENTILE_KEYS.map((k) => ({ key: k, title: k })),
+  { key: 'max', title: 'max' },
+  { key: 'naive-p95', title: 'max-of-clients p95', tip: 'Max over clients of the per-client p95', naive: true },
+  { key: 'naive-p99', title: 'max-of-clients p99', tip: 'Max over clients of the per-client p99', naive: true },
+];
+
+/** The figure a column sorts by; a bound sorts by its low end; unknown last. */
+function sortValue(o: OpSummary, key: Exclude<SortKey, 'op'>, durationS: number | null): number | null {
+  if (key === 'count') return o.count;
+  if (key === 'throughput') return durationS ? o.count / durationS : null;
+  if (key === 'naive-p95') return o.naive.maxClientP95;
+  if (key === 'naive-p99') return o.naive.maxClientP99;
+  if (key === 'max') return o.max;
+  const v = o[key] ?? o.bounds?.[key]?.min ?? null;
+  return v;
+}
+
+/** A run's operations in the table's order (by default the busiest first, ties in the engine's order). */
+export function sortedOps(ops: readonly [string, OpSummary][], sort: Sort, durationS: number | null): [string, OpSummary][] {
+  const sign = sort.descending ? -1 : 1;
+  return ops
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => {
+      if (sort.key === 'op') return sign * a.e[0].localeCompare(b.e[0], 'en', { numeric: true }) || a.i - b.i;
+      const va = sortValue(a.e[1], sort.key, durationS);
+      const vb = sortValue(b.e[1], sort.key, durationS);
+      if (va === null || vb === null) return va === vb ? a.i - b.i : va === null ? 1 : -1;
+      return sign * (va - vb) || a.i - b.i;
+    })
+    .map(({ e }) => e);
+}
+
 /**
- * `report`: the table as a report file prints it (no buttons, every client's rows shown), with the
- * same cells and data attributes as in the app.
+ * `report`: the table as a report file prints it (no controls, every operation, the clients' rows
+ * of runs with several clients), with the same cells and data attributes as in the app.
  */
 export function SummaryTable({ views, sla, report = false }: { views: RunView[]; sla: SlaRule | null; report?: boolean }) {
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
-  const toggle = (key: string) =>
-    setExpanded((s) => {
+  const [more, setMore] = useState<Set<string>>(new Set());
+  const [sort, setSort] = useState<Sort>({ key: 'count', descending: true });
+  const [filter, setFilter] = useState('');
+  const filterId = useId();
+  const match = nameFilter(filter);
+  const toggleIn = (set: (f: (s: Set<string>) => Set<string>) => void, key: string) =>
+    set((s) => {
       const n = new Set(s);
       if (n.has(key)) n.delete(key);
       else n.add(key);
       return n;
     });
+  const sortBy = (key: SortKey) => setSort((s) => (s.key === key ? { key, descending: !s.descending } : { key, descending: key !== 'op' }));
+  const columnCount = 1 + COLUMNS.length + (sla ? 1 : 0);
 
-  return (
+  const header = (key: SortKey, title: string, className: string, tip?: string) => {
+    const active = sort.key === key;
+    return (
+      <th key={key} className={className} title={tip} {...(!report ? { 'aria-sort': active ? (sort.descending ? 'descending' : 'ascending') : 'none' } : {})}>
+        {report ? (
+          title
+        ) : (
+          <button type="button" className="sort" onClick={() => sortBy(key)}>
+            {title}
+            <span aria-hidden="true">{active ? (sort.descending ? ' ▾' : ' ▴') : ''}</span>
+          </button>
+        )}
+      </th>
+    );
+  };
+
+  const table = (
     <table className="summary" data-testid="summary-table">
       {!report && (
         <caption>
@@ -66,23 +136,8 @@ export function SummaryTable({ views, sla, report = false }: { views: RunView[];
       )}
       <thead>
         <tr>
-          <th>run</th>
-          <th>op</th>
-          <th className="num">count</th>
-          <th className="num">ops/s</th>
-          <th className="num">mean</th>
-          {PERCENTILE_KEYS.map((k) => (
-            <th key={k} className="num">
-              {k}
-            </th>
-          ))}
-          <th className="num">max</th>
-          <th className="num naive" title="Max over clients of the per-client p95">
-            max-of-clients p95
-          </th>
-          <th className="num naive" title="Max over clients of the per-client p99">
-            max-of-clients p99
-          </th>
+          {header('op', 'op', 'op-col')}
+          {COLUMNS.map((c) => header(c.key, c.title, c.naive ? 'num naive' : 'num', c.tip))}
           {sla && <th>SLA</th>}
         </tr>
       </thead>
@@ -114,10 +169,16 @@ export function SummaryTable({ views, sla, report = false }: { views: RunView[];
                   },
                 })
               : null;
+            const several = run.clients.length > 1;
+            const matching = report ? ops : ops.filter(([op]) => match.test(op));
+            const ordered = sortedOps(matching, sort, run.durationS);
+            const shown = report || more.has(v.key) ? ordered : ordered.slice(0, SHOWN_OPS);
+            const hiddenCount = ordered.length - shown.length;
+            const labels = labelLine(v);
             return (
               <Fragment key={v.key}>
                 <tr className="run-row">
-                  <th colSpan={6 + PERCENTILE_KEYS.length + 2 + (sla ? 1 : 0)} scope="rowgroup">
+                  <th colSpan={columnCount} scope="rowgroup">
                     <span className="run-label">{v.label}</span>
                     {run.partial && (
                       <span className="tag partial" data-testid="partial" title="Some of this run's files had lines that could not be read: these figures cover what was read">
@@ -126,7 +187,8 @@ export function SummaryTable({ views, sla, report = false }: { views: RunView[];
                     )}
                     <span className="muted">
                       {' '}
-                      {v.system} · {v.workload} · {v.distribution} · {run.clients.length} client(s) · {formatOps(run.throughput)} ops/s
+                      {labels && `${labels} · `}
+                      {run.clients.length} client{several ? 's' : ''} · {formatOps(run.throughput)} ops/s
                       {v.deliveredPct !== null && ` · delivered ${formatPct(v.deliveredPct)} of ${formatOps(v.offeredOpsPerS)} offered`}
                     </span>
                     {little?.loaderBound && (
@@ -135,40 +197,114 @@ export function SummaryTable({ views, sla, report = false }: { views: RunView[];
                         ⚠ loader-bound
                       </span>
                     )}
-                    {!report && (
-                      <button type="button" className="link" onClick={() => toggle(v.key)}>
+                    {!report && several && (
+                      <button type="button" className="link" aria-expanded={expanded.has(v.key)} onClick={() => toggleIn(setExpanded, v.key)}>
                         {expanded.has(v.key) ? 'hide clients' : 'per client'}
                       </button>
                     )}
                   </th>
                 </tr>
-                {ops.map(([op, o]) => (
-                  <OpRows key={op} run={v} op={op} o={o} expanded={report || expanded.has(v.key)} verdict={sla && op === sla.op ? verdict : null} showSla={sla !== null} />
+                {run.allRequests && run.allRequests.ops > 1 && (report || match.test(ALL_REQUESTS)) && <AllRequestsRow run={v} all={run.allRequests} showSla={sla !== null} />}
+                {shown.map(([op, o]) => (
+                  <OpRows key={op} run={v} op={op} o={o} expanded={several && (report || expanded.has(v.key))} verdict={sla && op === sla.op ? verdict : null} showSla={sla !== null} report={report} />
                 ))}
+                {(hiddenCount > 0 || (more.has(v.key) && ordered.length > SHOWN_OPS)) && (
+                  <tr className="more-row">
+                    <td colSpan={columnCount}>
+                      <button type="button" className="link" onClick={() => toggleIn(setMore, v.key)} data-testid="more-ops">
+                        {hiddenCount > 0 ? `${hiddenCount} more` : `show the busiest ${SHOWN_OPS} only`}
+                      </button>
+                    </td>
+                  </tr>
+                )}
               </Fragment>
             );
           })}
       </tbody>
     </table>
   );
+  if (report) return table;
+  return (
+    <>
+      <div className="summary-controls">
+        <label htmlFor={filterId}>filter operations</label>{' '}
+        <input id={filterId} type="search" value={filter} placeholder="text or /regex/" onChange={(e) => setFilter(e.target.value)} data-testid="summary-filter" />
+        {match.error && <span className="warn"> {match.error}</span>}
+      </div>
+      <div className="table-scroll">{table}</div>
+    </>
+  );
 }
 
-function OpRows({ run, op, o, expanded, verdict, showSla }: { run: RunView; op: string; o: OpSummary; expanded: boolean; verdict: { pass: boolean | null; reason: string } | null; showSla: boolean }) {
+/** An operation's name: shortened in the middle, whole on hover and focus, with a copy button. */
+function OpName({ op, report }: { op: string; report: boolean }) {
+  const short = middleEllipsis(op, OP_NAME_CHARS);
+  if (report || short === op) return <span className="op-text">{op}</span>;
+  return (
+    <span className="op-name">
+      <span className="op-text" tabIndex={0} title={op}>
+        {short}
+        <span className="op-full" role="tooltip">
+          {op}
+        </span>
+      </span>
+      <button type="button" className="copy" aria-label={`copy the name ${op}`} title="copy the whole name" onClick={() => void navigator.clipboard?.writeText(op)}>
+        ⧉
+      </button>
+    </span>
+  );
+}
+
+/** Characters of an operation's name the table shows before shortening it. */
+const OP_NAME_CHARS = 40;
+
+function AllRequestsRow({ run, all, showSla }: { run: RunView; all: AllRequests; showSla: boolean }) {
+  const label = run.run.label;
+  const rate = run.run.durationS ? all.count / run.run.durationS : null;
+  return (
+    <tr className={all.exact ? 'all-requests' : 'all-requests inexact'} data-testid="all-requests">
+      <th scope="row" className="op-col">
+        {ALL_REQUESTS}
+        <span className="muted small"> ({all.ops} operations{all.failed > 0 ? `; ${all.failed.toLocaleString('en-US')} failed apart` : ''})</span>
+        {!all.exact && (
+          <span className="tag" title={all.note ?? 'only bounds are known'}>
+            bounds
+          </span>
+        )}
+      </th>
+      <td className="num" data-run={label} data-op={ALL_REQUESTS} data-stat="count" data-value={all.count}>
+        {all.count.toLocaleString('en-US')}
+      </td>
+      <td className="num" data-run={label} data-op={ALL_REQUESTS} data-stat="throughput" {...(rate !== null ? { 'data-value': rate } : {})}>
+        {formatOps(rate)}
+      </td>
+      <ValueCell run={label} op={ALL_REQUESTS} stat="mean" value={all.mean} bound={all.bounds?.mean} />
+      {PERCENTILE_KEYS.map((k) => (
+        <ValueCell key={k} run={label} op={ALL_REQUESTS} stat={k} value={all[k]} bound={all.bounds?.[k]} />
+      ))}
+      <ValueCell run={label} op={ALL_REQUESTS} stat="max" value={all.max} />
+      <td className="num naive" />
+      <td className="num naive" />
+      {showSla && <td />}
+    </tr>
+  );
+}
+
+function OpRows({ run, op, o, expanded, verdict, showSla, report = false }: { run: RunView; op: string; o: OpSummary; expanded: boolean; verdict: { pass: boolean | null; reason: string } | null; showSla: boolean; report?: boolean }) {
   const r = run.run;
   const label = r.label;
   const rate = r.durationS ? o.count / r.durationS : null;
   return (
     <>
       <tr className={o.exact ? '' : 'inexact'}>
-        <td />
-        <td>
-          {op}
+        <th scope="row" className="op-col">
+          <OpName op={op} report={report} />
           {!o.exact && (
             <span className="tag" title={o.note ?? 'only bounds are known'}>
               bounds
             </span>
           )}
-        </td>
+        </th>
         <td className="num" data-run={label} data-op={op} data-stat="count" data-value={o.count}>
           {o.count.toLocaleString('en-US')}
         </td>
@@ -191,8 +327,7 @@ function OpRows({ run, op, o, expanded, verdict, showSla }: { run: RunView; op: 
       {expanded &&
         o.perClient.map((c) => (
           <tr key={c.client + c.file} className="client-row">
-            <td />
-            <td className="muted">
+            <td className="op-col muted">
               {c.client} <span className="file">{c.file}</span>
             </td>
             <td className="num">{c.count.toLocaleString('en-US')}</td>

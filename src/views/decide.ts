@@ -25,10 +25,10 @@ export interface GroupLabel {
 }
 
 export const GROUP_LABELS: readonly GroupLabel[] = [
-  { name: 'system', title: 'system', of: (v) => v.system },
-  { name: 'workload', title: 'workload', of: (v) => v.workload },
-  { name: 'distribution', title: 'distribution', of: (v) => v.distribution },
-  { name: 'loadLevel', title: 'load level', of: (v) => v.loadLevel },
+  { name: 'system', title: 'system', of: (v) => v.system || null },
+  { name: 'workload', title: 'workload', of: (v) => v.workload || null },
+  { name: 'distribution', title: 'distribution', of: (v) => v.distribution || null },
+  { name: 'loadLevel', title: 'load level', of: (v) => v.loadLevel || null },
   { name: 'nodes', title: 'nodes', of: (v) => (v.nodes === null ? null : String(v.nodes)) },
   { name: 'repeat', title: 'repeat', of: (v, state) => state.runs[v.key]?.repeat?.trim() || null },
 ];

@@ -69,3 +69,10 @@ export function formatEpochMs(ms: number | null): string {
   if (ms === null) return '–';
   return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 }
+
+/** `text` cut to at most `max` characters in the middle (`/api/users/…/orders?page=2`): both ends of a name tell it apart. */
+export function middleEllipsis(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Math.ceil((max - 1) / 2);
+  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
+}

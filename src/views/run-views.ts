@@ -25,20 +25,30 @@ export interface RunView {
   utilisationSource: 'entered' | 'capacity' | null;
 }
 
-/** `corpus.ycsb.RedisDB` → `RedisDB`; `site.ycsb.db.CassandraCQLClient` → `CassandraCQLClient`. */
+/** `corpus.ycsb.RedisDB` → `RedisDB`; `site.ycsb.db.CassandraCQLClient` → `CassandraCQLClient`; '' when unknown. */
 export function systemFromDb(db: string | null): string {
-  if (!db) return 'system';
+  if (!db) return '';
   return db.split('.').pop() || db;
 }
 
+/**
+ * The labels the files say (the YCSB command line: its database, workload files, distribution and
+ * target); '' where they say nothing — an HTTP tool's run has no database or workload mix, and
+ * gets no placeholder for them. A YCSB run without a target is unthrottled.
+ */
 export function defaultLabels(run: RunAnalysis): Required<Omit<RunLabels, 'utilisationPct' | 'nodes' | 'hidden' | 'repeat' | 'build' | 'commit' | 'version'>> {
   const offered = run.target !== null ? run.target * run.clients.length : null;
   return {
     system: systemFromDb(run.db),
-    workload: run.workload ?? 'workload',
-    distribution: run.properties.requestdistribution ?? 'unknown',
-    loadLevel: offered !== null ? `${offered.toLocaleString('en-US')} ops/s` : 'unthrottled',
+    workload: run.workload ?? '',
+    distribution: run.properties.requestdistribution ?? '',
+    loadLevel: offered !== null ? `${offered.toLocaleString('en-US')} ops/s` : run.db !== null ? 'unthrottled' : '',
   };
+}
+
+/** A run's labels as one line (`RedisDB · workloada · zipfian`), those it has only. */
+export function labelLine(v: Pick<RunView, 'system' | 'workload' | 'distribution'>): string {
+  return [v.system, v.workload, v.distribution].filter(Boolean).join(' · ');
 }
 
 export function buildRunViews(analysis: Analysis | null, state: ViewState): RunView[] {
@@ -93,10 +103,13 @@ function runOrder(a: RunView, b: RunView): number {
 
 const PALETTE = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777', '#4b5563', '#65a30d'];
 
+/** The i-th series' colour, the palette repeating. */
+export const seriesColour = (i: number): string => PALETTE[Math.max(0, i) % PALETTE.length] as string;
+
 /** One colour per name, stable across charts: assigned in sorted order of all names present. */
 export function colourMap(names: readonly string[]): Map<string, string> {
   const sorted = [...new Set(names)].sort(naturalCompare);
-  return new Map(sorted.map((n, i) => [n, PALETTE[i % PALETTE.length] as string]));
+  return new Map(sorted.map((n, i) => [n, seriesColour(i)]));
 }
 
 const APP_TITLE = 'benchlens';

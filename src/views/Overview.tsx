@@ -1,0 +1,68 @@
+import { useMemo } from 'react';
+import type { SlaRule } from '../analysis/sla.ts';
+import { LatencyOverTimeChart } from '../charts/LatencyOverTime.tsx';
+import { ThroughputOverTimeChart } from '../charts/ThroughputOverTime.tsx';
+import type { EngineClient } from '../engine/client.ts';
+import type { ViewState } from '../state/view-state.ts';
+import { MAX_POINTS } from './ChartArea.tsx';
+import { Headline } from './Headline.tsx';
+import { busiestOps, opsForChart } from './page-views.ts';
+import type { RunView } from './run-views.ts';
+import { SeriesPicker } from './SeriesPicker.tsx';
+import { useChartQuery } from './useChartQuery.ts';
+
+/**
+ * One run at a glance, the first view of a single run: its headline figures (every request
+ * merged exactly) and its throughput and latency over time, side by side above the fold.
+ */
+export function Overview({
+  client,
+  version,
+  views,
+  colours,
+  state,
+  sla,
+  update,
+}: {
+  client: EngineClient | null;
+  version: unknown;
+  views: RunView[];
+  colours: Map<string, string>;
+  state: ViewState;
+  sla: SlaRule | null;
+  update: (patch: Partial<ViewState>) => void;
+}) {
+  const visible = useMemo(() => views.filter((v) => !v.hidden), [views]);
+  const run = visible.find((v) => v.key === state.focus[0]) ?? visible[0];
+  const shown = useMemo(() => (run ? [run] : []), [run]);
+  const ops = opsForChart('latency-over-time', shown, shown, state);
+  const ranked = useMemo(() => busiestOps(shown), [shown]);
+  const runIds = shown.map((v) => v.run.id);
+  const throughput = useChartQuery<'throughput-over-time'>(client, run ? { kind: 'throughput-over-time', runIds, maxPoints: MAX_POINTS } : null, version);
+  const latency = useChartQuery<'latency-over-time'>(client, run ? { kind: 'latency-over-time', runIds, ops, percentile: state.percentile, maxPoints: MAX_POINTS } : null, version);
+  if (!run) return null;
+  return (
+    <section className="overview" data-testid="overview" aria-label={`overview of ${run.label}`}>
+      <div className="overview-head">
+        {visible.length > 1 && (
+          <label>
+            run{' '}
+            <select value={run.key} onChange={(e) => update({ focus: [e.target.value] })}>
+              {visible.map((v) => (
+                <option key={v.key} value={v.key}>
+                  {v.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <Headline view={run} />
+      </div>
+      {!state.op && <SeriesPicker ranked={ranked} shown={ops} picked={state.series} onPick={(series) => update({ series })} />}
+      <div className="overview-charts">
+        <ThroughputOverTimeChart result={throughput.result} views={shown} events={[]} ops={ops} />
+        <LatencyOverTimeChart result={latency.result} views={shown} colours={colours} sla={sla} />
+      </div>
+    </section>
+  );
+}
