@@ -50,20 +50,22 @@ export interface ThroughputArea {
 }
 
 /**
- * Of `ops` (busiest first), those drawn as areas of their own: as many as keep the legend to
+ * Of `ops`, those drawn as areas of their own, busiest first: as many as keep the legend to
  * MAX_SERIES entries, the areas of the rest (one per run and status) counted.
  */
 function keptOps(result: ThroughputResult, ops: readonly string[]): string[] {
   const all = [...result.ok.map((s) => ({ ...s, kind: 'ok' })), ...result.failed.map((s) => ({ ...s, kind: 'failed' }))];
   const entries = (of: (op: string) => boolean) => new Set(all.filter((s) => of(s.op)).map((s) => `${s.runId}\u0000${s.kind}\u0000${s.op}`)).size;
   const restEntries = (kept: readonly string[]) => new Set(all.filter((s) => !kept.includes(s.op)).map((s) => `${s.runId}\u0000${s.kind}`)).size;
+  const volume = (op: string) => all.filter((s) => s.op === op).reduce((a, s) => a + s.values.reduce<number>((x, v) => x + (v ?? 0), 0), 0);
+  const busiestFirst = [...ops].sort((a, b) => volume(b) - volume(a));
   const kept: string[] = [];
-  for (const op of ops) {
+  for (const op of busiestFirst) {
     const next = [...kept, op];
     if (entries((o) => next.includes(o)) + restEntries(next) > MAX_SERIES) break;
     kept.push(op);
   }
-  return kept;
+  return ops.filter((op) => kept.includes(op));
 }
 
 /**

@@ -30,7 +30,9 @@ export function chartOps(views: readonly RunView[], picked: readonly string[], l
   const ranked = busiestOps(views);
   const chosen = picked.filter((op) => ranked.includes(op));
   if (chosen.length > 0) return chosen;
-  return ranked.slice(0, Math.max(1, Math.floor(MAX_SERIES / Math.max(1, linesPerOp))));
+  // The busiest, listed in the runs' own order (the order the summary's engine gives).
+  const kept = new Set(ranked.slice(0, Math.max(1, Math.floor(MAX_SERIES / Math.max(1, linesPerOp)))));
+  return mainOps(views).filter((op) => kept.has(op));
 }
 
 /** Runs that are repeats of one test (src/analysis/history.ts): their history is what the user wants to see. */
