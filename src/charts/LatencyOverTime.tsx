@@ -72,17 +72,21 @@ export function LatencyOverTimeChart({
   views,
   colours,
   sla,
+  height = 380,
 }: {
   result: LatencyResult | null;
   views: RunView[];
   colours: Map<string, string>;
   sla: SlaRule | null;
+  height?: number;
 }) {
   if (!result) return <ChartFrame id="latency-over-time" title="Latency over time" seriesCount={0} empty="Computing…">{null}</ChartFrame>;
   const p = result.percentile;
   const shaped = latencyOverTimeData(result, views, colours);
   const { rows, drawn } = shaped;
   const maxT = Math.max(0, ...rows.map((r) => r.t ?? 0));
+  // A line of one or two points draws no visible segment: its points are marked instead.
+  const sparse = new Set(drawn.filter((l) => rows.filter((r) => r[l.key] !== undefined && r[l.key] !== null).length < 3).map((l) => l.key));
   const slaShown = sla !== null && sla.percentile === p;
   const scale = latencyScale(Math.max(1, maxRowValue(rows, drawn.map((l) => l.key)), slaShown ? sla.maxLatencyUs : 0));
   return (
@@ -94,7 +98,7 @@ export function LatencyOverTimeChart({
       empty={drawn.length === 0 ? 'No latency time series in the ticked runs: tick a run with HdrHistogram or raw CSV results (summaries have none).' : null}
       csv={() => latencyOverTimeCsv(shaped, p)}
     >
-      <ChartContainer height={380} legend={drawn.length}>
+      <ChartContainer height={height} legend={drawn.length}>
         <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis type="number" dataKey="t" domain={[0, maxT]} ticks={timeTicks(maxT)} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
@@ -107,7 +111,7 @@ export function LatencyOverTimeChart({
           <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={(t) => `${formatOffset(Number(t))} from start`} formatter={(v) => formatLatency(Number(v))} />
           <Legend verticalAlign="top" iconType="plainline" iconSize={22} formatter={legendName} />
           {drawn.map((l) => (
-            <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.dash} strokeWidth={1.5} dot={false} isAnimationActive={false} />
+            <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.dash} strokeWidth={1.5} dot={sparse.has(l.key) ? { r: 3 } : false} isAnimationActive={false} />
           ))}
           {slaShown && <ReferenceLine y={sla.maxLatencyUs} stroke="var(--fail)" strokeDasharray="4 4" label={{ value: `SLA p${sla.percentile} of ${sla.op} ≤ ${formatLatency(sla.maxLatencyUs)}`, fill: 'var(--fail)', position: 'insideTopRight' }} />}
         </LineChart>

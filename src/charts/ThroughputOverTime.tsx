@@ -98,6 +98,8 @@ export function throughputData(result: ThroughputResult, views: readonly RunView
       });
     }
   }
+  // The summed rest last among its status's areas: the legend lists the named operations first.
+  areas.sort((a, b) => (a.kind === b.kind ? Number(a.op === other) - Number(b.op === other) : a.kind === 'ok' ? -1 : 1));
   const data = [...rows.values()].sort((a, b) => (a.t as number) - (b.t as number));
   for (const row of data) for (const a of areas) row[a.key] ??= 0;
   return { runIds, areas, data };
@@ -111,7 +113,7 @@ export function throughputCsv({ areas, data }: { areas: readonly ThroughputArea[
 }
 
 /** Ops/s over time, per operation, successful stacked with failed (throttled); detected steps marked. */
-export function ThroughputOverTimeChart({ result, views, events, ops = null }: { result: ThroughputResult | null; views: RunView[]; events: EventAnnotation[]; ops?: readonly string[] | null }) {
+export function ThroughputOverTimeChart({ result, views, events, ops = null, height = 420 }: { result: ThroughputResult | null; views: RunView[]; events: EventAnnotation[]; ops?: readonly string[] | null; height?: number }) {
   if (!result) return <ChartFrame id="throughput" title="Throughput over time" seriesCount={0} empty="Computing…">{null}</ChartFrame>;
   const shaped = throughputData(result, views, ops);
   const { runIds, areas: seriesNames, data } = shaped;
@@ -129,7 +131,7 @@ export function ThroughputOverTimeChart({ result, views, events, ops = null }: {
       empty={data.length === 0 ? 'No time series in the selected runs (summaries have none).' : null}
       csv={() => throughputCsv(shaped)}
     >
-      <ChartContainer height={420} legend={seriesNames.length}>
+      <ChartContainer height={height} legend={seriesNames.length}>
         <AreaChart data={data} margin={{ top: 24, right: 30, bottom: 10, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis type="number" dataKey="t" domain={['dataMin', 'dataMax']} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />

@@ -6,7 +6,8 @@ import type { CapacityRow, SizingRow } from '../analysis/capacity.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import { CapacityTable, ComparisonTable, SizingTable } from '../views/DecideTables.tsx';
 import { formatOps, formatRunStart } from '../views/format.ts';
-import type { RunView } from '../views/run-views.ts';
+import { labelLine, type RunView } from '../views/run-views.ts';
+import { Headline } from '../views/Headline.tsx';
 
 /**
  * A report as one HTML document that needs no script and no network: the runs and where their
@@ -64,6 +65,10 @@ th { font-size: 11px; color: var(--muted); font-weight: 600; } td.num, th.num { 
 .tag { margin-left: 6px; padding: 0 4px; border: 1px solid var(--border); border-radius: 3px; font-size: 10px; color: var(--muted); }
 .run-row th { padding-top: 8px; color: var(--text); font-size: 12px; } .client-row td { font-size: 11px; color: var(--muted); white-space: nowrap; }
 td.pass { color: var(--pass); } td.fail { color: var(--fail); }
+.headline { display: flex; flex-wrap: wrap; gap: 4px 20px; margin: 2px 0 8px; } .headline div { display: flex; flex-direction: column; }
+.headline dt { font-size: 11px; color: var(--muted); } .headline dd { margin: 0; font-size: 16px; font-weight: 600; font-variant-numeric: tabular-nums; }
+.run-label { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; } .all-requests th, .all-requests td { font-weight: 600; }
+.summary th.op-col { font-size: 12px; font-weight: 400; color: var(--text); white-space: normal; }
 .file, code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 11px; }
 pre { white-space: pre-wrap; word-break: break-all; margin: 2px 0 6px; padding: 4px 6px; background: #f8fafc; border: 1px solid var(--border); }
 .hash { word-break: break-all; }
@@ -148,7 +153,7 @@ export function ReportDocument(p: ReportProps) {
                       <th>time</th>
                       <th className="num">duration</th>
                       <th className="num">ops/s</th>
-                      <th>system · workload · distribution</th>
+                      <th>labels</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -159,14 +164,22 @@ export function ReportDocument(p: ReportProps) {
                         <td>{formatRunStart(v.run)}</td>
                         <td className="num">{v.run.durationS !== null ? `${v.run.durationS.toFixed(1)} s` : '–'}</td>
                         <td className="num">{formatOps(v.run.throughput)}</td>
-                        <td>
-                          {v.system} · {v.workload} · {v.distribution}
-                        </td>
+                        <td>{labelLine(v)}</td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
               </div>
+            </section>
+
+            <section data-testid="report-overview">
+              <h2>Overview</h2>
+              {visible.map((v) => (
+                <div key={v.key} className="overview-run">
+                  {visible.length > 1 && <div className="run-label">{v.label}</div>}
+                  <Headline view={v} />
+                </div>
+              ))}
             </section>
 
             <section>

@@ -5,7 +5,8 @@ import type { Analysis } from '../engine/analyse.ts';
 import { buildSnapshot } from '../engine/snapshot-build.ts';
 import type { Store } from '../engine/store.ts';
 import type { ParsedFile } from '../model/types.ts';
-import { CHART_KINDS, ChartInputError, chartSpec } from '../render/chart-specs.ts';
+import { CHART_KINDS, ChartInputError, chartSpec, type ChartKind } from '../render/chart-specs.ts';
+import { firstView } from '../views/page-views.ts';
 import { renderSvg, themeFromCss } from '../render/svg-figure.ts';
 import { bestLink, snapshotToComparisonFile } from '../state/snapshot.ts';
 import { encodeState, type ViewState } from '../state/view-state.ts';
@@ -98,13 +99,22 @@ function decisions(store: Store, analysis: Analysis, views: readonly RunView[], 
   };
 }
 
+/**
+ * The charts a report draws, as the page opens: a single run's overview first (its throughput
+ * and latency over time, then its percentiles; one run is no sweep to draw against load, nor a
+ * database to price), every chart otherwise.
+ */
+function reportCharts(views: readonly RunView[]): readonly ChartKind[] {
+  return firstView(views) === 'overview' ? ['throughput', 'latency-over-time', 'percentiles'] : CHART_KINDS;
+}
+
 export async function buildReport(store: Store, analysis: Analysis, o: ReportOptions): Promise<string> {
   const views = buildRunViews(analysis, o.state);
   const visible = views.filter((v) => !v.hidden);
   const theme = themeFromCss(o.cssText, 'light');
   const charts: ReportChart[] = [];
   if (visible.length > 0) {
-    for (const id of CHART_KINDS) {
+    for (const id of reportCharts(views)) {
       let spec;
       try {
         spec = chartSpec(id, store, views, o.state);

@@ -11,6 +11,9 @@ import type { RunView } from './run-views.ts';
 import { SeriesPicker } from './SeriesPicker.tsx';
 import { useChartQuery } from './useChartQuery.ts';
 
+/** The overview's charts' height before their legends: both fit under the headline at 1280×800. */
+const OVERVIEW_CHART_PX = 340;
+
 /**
  * One run at a glance, the first view of a single run: its headline figures (every request
  * merged exactly) and its throughput and latency over time, side by side above the fold.
@@ -60,8 +63,8 @@ export function Overview({
       </div>
       {!state.op && <SeriesPicker ranked={ranked} shown={ops} picked={state.series} onPick={(series) => update({ series })} />}
       <div className="overview-charts">
-        <ThroughputOverTimeChart result={throughput.result} views={shown} events={[]} ops={ops} />
-        <LatencyOverTimeChart result={latency.result} views={shown} colours={colours} sla={sla} />
+        <ThroughputOverTimeChart result={throughput.result} views={shown} events={[]} ops={ops} height={OVERVIEW_CHART_PX} />
+        <LatencyOverTimeChart result={latency.result} views={shown} colours={colours} sla={sla} height={OVERVIEW_CHART_PX} />
       </div>
     </section>
   );
