@@ -12,7 +12,7 @@ import { SeriesPicker } from './SeriesPicker.tsx';
 import { useChartQuery } from './useChartQuery.ts';
 
 /** The overview's charts' height before their legends: both fit under the headline at 1280×800. */
-const OVERVIEW_CHART_PX = 340;
+const OVERVIEW_CHART_PX = 370;
 
 /**
  * One run at a glance, the first view of a single run: its headline figures (every request

@@ -112,7 +112,11 @@ test('each chart draws its expected series', async ({ page }) => {
   const throughput = await chart('Throughput over time', 'throughput', 4);
   await expect(throughput.locator('text', { hasText: /^\+2\.0× at 0[01]:[03]0$/ })).not.toHaveCount(0);
   await chart('Latency over time', 'latency-over-time', 2);
-  // Six runs × READ, UPDATE.
+  // Six runs × READ, UPDATE: twelve lines, more than a chart draws by default, so both operations are picked.
+  await page.getByRole('tab', { name: 'Percentile distribution' }).click();
+  const picker = page.getByTestId('series-picker');
+  await picker.locator('summary').click();
+  for (const box of await picker.getByRole('checkbox').all()) await box.check();
   await chart('Percentile distribution', 'percentiles', 12);
   await page.getByRole('tab', { name: 'Intended vs actual' }).click();
   await expect(page.getByTestId('chart-intended')).toContainText('measurement.interval=both');
