@@ -26,6 +26,8 @@ describe('view state in the URL fragment', () => {
       runs: { 'run/a': { system: 'ScyllaDB <b>', nodes: 3, hidden: true, build: '1.2.3', commit: 'ab12f' } },
       regroup: { 'all/client1-READ.hdr': 'all#2' },
       history: { order: 'pattern:nightly-*-{}', op: 'READ', stat: 'p99.9' },
+      view: 'overview',
+      series: ['GET /a?x=1,2', 'POST /b'],
     };
     const fragment = encodeState(state);
     expect(decodeState(`#${fragment}`)).toEqual({ state, notices: [] });
@@ -42,9 +44,9 @@ describe('view state in the URL fragment', () => {
   });
 
   it('falls back to defaults with a notice for bad values', () => {
-    const { state, notices } = decodeState('#chart=pie&p=120&x=sideways&theme=neon&runs=%7Bbad&cost=%7B%22itemBytes%22%3A-1%7D&window=30-10&v=2');
+    const { state, notices } = decodeState('#chart=pie&p=120&x=sideways&theme=neon&runs=%7Bbad&cost=%7B%22itemBytes%22%3A-1%7D&window=30-10&view=gallery&series=%5B1%5D&v=2');
     expect(state).toEqual(DEFAULT_STATE);
-    expect(notices).toHaveLength(7);
+    expect(notices).toHaveLength(9);
   });
 
   it('upgrades v1 links: they priced DynamoDB at the list prices before 1 Nov 2024, and keep them', () => {
