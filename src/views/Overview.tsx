@@ -1,13 +1,9 @@
 import { useMemo } from 'react';
-import type { SlaRule } from '../analysis/sla.ts';
 import { LatencyOverTimeChart } from '../charts/LatencyOverTime.tsx';
 import { ThroughputOverTimeChart } from '../charts/ThroughputOverTime.tsx';
-import type { EngineClient } from '../engine/client.ts';
-import type { ViewState } from '../state/view-state.ts';
-import { MAX_POINTS } from './ChartArea.tsx';
+import { MAX_POINTS, type ChartAreaProps } from './ChartArea.tsx';
 import { Headline } from './Headline.tsx';
 import { busiestOps, opsForChart } from './page-views.ts';
-import type { RunView } from './run-views.ts';
 import { SeriesPicker } from './SeriesPicker.tsx';
 import { useChartQuery } from './useChartQuery.ts';
 
@@ -18,23 +14,7 @@ const OVERVIEW_CHART_PX = 370;
  * One run at a glance, the first view of a single run: its headline figures (every request
  * merged exactly) and its throughput and latency over time, side by side above the fold.
  */
-export function Overview({
-  client,
-  version,
-  views,
-  colours,
-  state,
-  sla,
-  update,
-}: {
-  client: EngineClient | null;
-  version: unknown;
-  views: RunView[];
-  colours: Map<string, string>;
-  state: ViewState;
-  sla: SlaRule | null;
-  update: (patch: Partial<ViewState>) => void;
-}) {
+export function Overview({ client, version, views, colours, state, sla, update }: ChartAreaProps) {
   const visible = useMemo(() => views.filter((v) => !v.hidden), [views]);
   const run = visible.find((v) => v.key === state.focus[0]) ?? visible[0];
   const shown = useMemo(() => (run ? [run] : []), [run]);

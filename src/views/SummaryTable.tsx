@@ -258,9 +258,28 @@ function OpName({ op, report }: { op: string; report: boolean }) {
 /** Characters of an operation's name the table shows before shortening it. */
 const OP_NAME_CHARS = 40;
 
+/** Count, ops/s, mean, the percentiles and max of one row, each cell with its data attributes. */
+function FigureCells({ run, op, f, durationS }: { run: string; op: string; f: Figures; durationS: number | null }) {
+  const rate = durationS ? f.count / durationS : null;
+  return (
+    <>
+      <td className="num" data-run={run} data-op={op} data-stat="count" data-value={f.count}>
+        {f.count.toLocaleString('en-US')}
+      </td>
+      <td className="num" data-run={run} data-op={op} data-stat="throughput" {...(rate !== null ? { 'data-value': rate } : {})}>
+        {formatOps(rate)}
+      </td>
+      <ValueCell run={run} op={op} stat="mean" value={f.mean} bound={f.bounds?.mean} />
+      {PERCENTILE_KEYS.map((k) => (
+        <ValueCell key={k} run={run} op={op} stat={k} value={f[k]} bound={f.bounds?.[k]} />
+      ))}
+      <ValueCell run={run} op={op} stat="max" value={f.max} />
+    </>
+  );
+}
+
 function AllRequestsRow({ run, all, showSla }: { run: RunView; all: AllRequests; showSla: boolean }) {
   const label = run.run.label;
-  const rate = run.run.durationS ? all.count / run.run.durationS : null;
   return (
     <tr className={all.exact ? 'all-requests' : 'all-requests inexact'} data-testid="all-requests">
       <th scope="row" className="op-col">
@@ -272,17 +291,7 @@ function AllRequestsRow({ run, all, showSla }: { run: RunView; all: AllRequests;
           </span>
         )}
       </th>
-      <td className="num" data-run={label} data-op={ALL_REQUESTS} data-stat="count" data-value={all.count}>
-        {all.count.toLocaleString('en-US')}
-      </td>
-      <td className="num" data-run={label} data-op={ALL_REQUESTS} data-stat="throughput" {...(rate !== null ? { 'data-value': rate } : {})}>
-        {formatOps(rate)}
-      </td>
-      <ValueCell run={label} op={ALL_REQUESTS} stat="mean" value={all.mean} bound={all.bounds?.mean} />
-      {PERCENTILE_KEYS.map((k) => (
-        <ValueCell key={k} run={label} op={ALL_REQUESTS} stat={k} value={all[k]} bound={all.bounds?.[k]} />
-      ))}
-      <ValueCell run={label} op={ALL_REQUESTS} stat="max" value={all.max} />
+      <FigureCells run={label} op={ALL_REQUESTS} f={all} durationS={run.run.durationS} />
       <td className="num naive" />
       <td className="num naive" />
       {showSla && <td />}
@@ -293,7 +302,6 @@ function AllRequestsRow({ run, all, showSla }: { run: RunView; all: AllRequests;
 function OpRows({ run, op, o, expanded, verdict, showSla, report = false }: { run: RunView; op: string; o: OpSummary; expanded: boolean; verdict: { pass: boolean | null; reason: string } | null; showSla: boolean; report?: boolean }) {
   const r = run.run;
   const label = r.label;
-  const rate = r.durationS ? o.count / r.durationS : null;
   return (
     <>
       <tr className={o.exact ? '' : 'inexact'}>
@@ -305,17 +313,7 @@ function OpRows({ run, op, o, expanded, verdict, showSla, report = false }: { ru
             </span>
           )}
         </th>
-        <td className="num" data-run={label} data-op={op} data-stat="count" data-value={o.count}>
-          {o.count.toLocaleString('en-US')}
-        </td>
-        <td className="num" data-run={label} data-op={op} data-stat="throughput" {...(rate !== null ? { 'data-value': rate } : {})}>
-          {formatOps(rate)}
-        </td>
-        <ValueCell run={label} op={op} stat="mean" value={o.mean} bound={o.bounds?.mean} />
-        {PERCENTILE_KEYS.map((k) => (
-          <ValueCell key={k} run={label} op={op} stat={k} value={o[k]} bound={o.bounds?.[k]} />
-        ))}
-        <ValueCell run={label} op={op} stat="max" value={o.max} />
+        <FigureCells run={label} op={op} f={o} durationS={r.durationS} />
         <NaiveCell run={label} op={op} stat="naive-p95" naive={o.naive.maxClientP95} merged={o.p95} />
         <NaiveCell run={label} op={op} stat="naive-p99" naive={o.naive.maxClientP99} merged={o.p99} />
         {showSla && (
