@@ -1,7 +1,7 @@
 import { encodeState, type ChartId, type ViewState } from '../state/view-state.ts';
 import type { RunView } from './run-views.ts';
 import { PERCENTILE_KEYS } from '../model/percentiles.ts';
-import type { Bound, Figures } from '../model/figures.ts';
+import { ALL_REQUESTS, type Bound, type Figures } from '../model/figures.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import type { CapacityRow, SizingRow } from '../analysis/capacity.ts';
 
@@ -76,6 +76,11 @@ export function summaryTable(views: readonly RunView[]): Table {
   for (const v of views) {
     if (v.hidden) continue;
     const run = v.run;
+    const all = run.allRequests;
+    // As the table shows it: the run's all-requests row first, where it merges several operations.
+    if (all && all.ops > 1) {
+      rows.push([v.label, ALL_REQUESTS, all.count, run.durationS ? all.count / run.durationS : null, figure(all, 'mean'), ...PERCENTILE_KEYS.map((k) => figure(all, k)), all.max, null, null]);
+    }
     for (const [op, o] of Object.entries(run.ops)) {
       rows.push([
         v.label,
