@@ -50,22 +50,25 @@ export interface ThroughputArea {
 }
 
 /**
- * Of `ops`, those drawn as areas of their own, busiest first: as many as keep the legend to
- * MAX_SERIES entries, the areas of the rest (one per run and status) counted.
+ * The operations drawn as areas of their own, `ops` first, busiest first: as many as keep the
+ * legend to MAX_SERIES entries, the areas of the rest (one per run and status) counted.
  */
 function keptOps(result: ThroughputResult, ops: readonly string[]): string[] {
   const all = [...result.ok.map((s) => ({ ...s, kind: 'ok' })), ...result.failed.map((s) => ({ ...s, kind: 'failed' }))];
   const entries = (of: (op: string) => boolean) => new Set(all.filter((s) => of(s.op)).map((s) => `${s.runId}\u0000${s.kind}\u0000${s.op}`)).size;
   const restEntries = (kept: readonly string[]) => new Set(all.filter((s) => !kept.includes(s.op)).map((s) => `${s.runId}\u0000${s.kind}`)).size;
   const volume = (op: string) => all.filter((s) => s.op === op).reduce((a, s) => a + s.values.reduce<number>((x, v) => x + (v ?? 0), 0), 0);
-  const busiestFirst = [...ops].sort((a, b) => volume(b) - volume(a));
+  // The chart's operations first, then those it does not name (an operation whose every request
+  // failed is no chart operation, yet has throughput) while the legend has room.
+  const named = [...ops].sort((a, b) => volume(b) - volume(a));
+  const rest = [...new Set(all.map((s) => s.op))].filter((op) => !ops.includes(op)).sort((a, b) => volume(b) - volume(a));
   const kept: string[] = [];
-  for (const op of busiestFirst) {
+  for (const op of [...named, ...rest]) {
     const next = [...kept, op];
     if (entries((o) => next.includes(o)) + restEntries(next) > MAX_SERIES) break;
     kept.push(op);
   }
-  return ops.filter((op) => kept.includes(op));
+  return [...ops, ...rest].filter((op) => kept.includes(op));
 }
 
 /**
