@@ -44,4 +44,4 @@ export const GRID = { stroke: 'var(--grid)', strokeDasharray: '3 3' } as const;
 export const TOOLTIP_STYLE = { background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' } as const;
 
 /** A legend entry's text: long names (URLs, grouped requests) shortened in the middle; the tooltip keeps them whole. */
-export const legendName = (value: unknown): string => middleEllipsis(String(value), 36);
+export const legendName = (value: unknown): string => middleEllipsis(String(value), 48);

@@ -66,7 +66,7 @@ th { font-size: 11px; color: var(--muted); font-weight: 600; } td.num, th.num { 
 .run-row th { padding-top: 8px; color: var(--text); font-size: 12px; } .client-row td { font-size: 11px; color: var(--muted); white-space: nowrap; }
 td.pass { color: var(--pass); } td.fail { color: var(--fail); }
 .headline { display: flex; flex-wrap: wrap; gap: 4px 20px; margin: 2px 0 8px; } .headline div { display: flex; flex-direction: column; }
-.headline dt { font-size: 11px; color: var(--muted); } .headline dd { margin: 0; font-size: 16px; font-weight: 600; font-variant-numeric: tabular-nums; }
+.headline dt { font-size: 11px; color: var(--muted); } .headline .bound dd { color: var(--bound); } .headline dd { margin: 0; font-size: 16px; font-weight: 600; font-variant-numeric: tabular-nums; }
 .run-label { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; } .all-requests th, .all-requests td { font-weight: 600; }
 .summary th.op-col { font-size: 12px; font-weight: 400; color: var(--text); white-space: normal; }
 .file, code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 11px; }

@@ -12,7 +12,7 @@ export function Headline({ view }: { view: RunView }) {
   return (
     <dl className="headline" data-testid="headline" data-run={view.run.label}>
       {figures.map((f) => (
-        <div key={f.stat} className="headline-figure" data-stat={f.stat} {...(f.value !== null ? { 'data-value': f.value } : {})} title={f.title}>
+        <div key={f.stat} className={f.bound ? 'headline-figure bound' : 'headline-figure'} data-stat={f.stat} {...(f.value !== null ? { 'data-value': f.value } : {})} title={f.title}>
           <dt>{f.name}</dt>
           <dd>{text(f)}</dd>
         </div>

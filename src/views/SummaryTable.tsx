@@ -54,6 +54,8 @@ interface Sort {
   descending: boolean;
 }
 
+const BUSIEST: Sort = { key: 'count', descending: true };
+
 const COLUMNS: { key: SortKey; title: string; tip?: string; naive?: boolean }[] = [
   { key: 'count', title: 'count' },
   { key: 'throughput', title: 'ops/s' },
@@ -97,7 +99,9 @@ export function sortedOps(ops: readonly [string, OpSummary][], sort: Sort, durat
 export function SummaryTable({ views, sla, report = false }: { views: RunView[]; sla: SlaRule | null; report?: boolean }) {
   const [expanded, setExpanded] = useState<Set<string>>(new Set());
   const [more, setMore] = useState<Set<string>>(new Set());
-  const [sort, setSort] = useState<Sort>({ key: 'count', descending: true });
+  // null: the engine's order (operations, then failures, intended, derived, cleanup), busiest
+  // first where a run has more operations than it shows at once.
+  const [sort, setSort] = useState<Sort | null>(null);
   const [filter, setFilter] = useState('');
   const filterId = useId();
   const match = nameFilter(filter);
@@ -108,19 +112,19 @@ export function SummaryTable({ views, sla, report = false }: { views: RunView[];
       else n.add(key);
       return n;
     });
-  const sortBy = (key: SortKey) => setSort((s) => (s.key === key ? { key, descending: !s.descending } : { key, descending: key !== 'op' }));
+  const sortBy = (key: SortKey) => setSort((s) => (s?.key === key ? { key, descending: !s.descending } : { key, descending: key !== 'op' }));
   const columnCount = 1 + COLUMNS.length + (sla ? 1 : 0);
 
   const header = (key: SortKey, title: string, className: string, tip?: string) => {
-    const active = sort.key === key;
+    const active = sort?.key === key;
     return (
-      <th key={key} className={className} title={tip} {...(!report ? { 'aria-sort': active ? (sort.descending ? 'descending' : 'ascending') : 'none' } : {})}>
+      <th key={key} className={className} title={tip} {...(!report ? { 'aria-sort': active ? (sort?.descending ? 'descending' : 'ascending') : 'none' } : {})}>
         {report ? (
           title
         ) : (
           <button type="button" className="sort" onClick={() => sortBy(key)}>
             {title}
-            <span aria-hidden="true">{active ? (sort.descending ? ' ▾' : ' ▴') : ''}</span>
+            <span aria-hidden="true">{active ? (sort?.descending ? ' ▾' : ' ▴') : ''}</span>
           </button>
         )}
       </th>
@@ -171,7 +175,7 @@ export function SummaryTable({ views, sla, report = false }: { views: RunView[];
               : null;
             const several = run.clients.length > 1;
             const matching = report ? ops : ops.filter(([op]) => match.test(op));
-            const ordered = sortedOps(matching, sort, run.durationS);
+            const ordered = sort ? sortedOps(matching, sort, run.durationS) : matching.length > SHOWN_OPS ? sortedOps(matching, BUSIEST, run.durationS) : matching;
             const shown = report || more.has(v.key) ? ordered : ordered.slice(0, SHOWN_OPS);
             const hiddenCount = ordered.length - shown.length;
             const labels = labelLine(v);
