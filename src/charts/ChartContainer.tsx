@@ -17,8 +17,23 @@ export interface StaticLegendItem {
   icon: 'line' | 'rect';
 }
 
+/** Characters of a legend entry before it is shortened (ChartFrame's legendName). */
+export const LEGEND_NAME_CHARS = 48;
+
 /** Height of one row of a chart's legend. */
 const LEGEND_ROW_PX = 24;
+/** Width a legend has on the narrowest chart (two side by side at 1280 px), and per character and icon of an entry. */
+const LEGEND_WIDTH_PX = 540;
+const LEGEND_CHAR_PX = 7.5;
+const LEGEND_ICON_PX = 40;
+
+/** Rows a legend of these names takes (names shortened as legendName does), at least one. */
+function legendRows(names: readonly string[]): number {
+  if (names.length === 0) return 1;
+  const longest = Math.max(...names.map((n) => Math.min(n.length, LEGEND_NAME_CHARS)));
+  const perRow = Math.max(1, Math.floor(LEGEND_WIDTH_PX / (longest * LEGEND_CHAR_PX + LEGEND_ICON_PX)));
+  return Math.ceil(names.length / perRow);
+}
 
 type ChartElement = ReactElement<{ children?: ReactNode }>;
 
@@ -45,13 +60,13 @@ function legendItems(children: readonly ReactNode[]): StaticLegendItem[] {
  * measuring it) and tooltip (interactive) are left out; the legend's entries and place are passed
  * on as data attributes for the exporter to draw in SVG.
  */
-export function ChartContainer({ height, legend: legendEntries = 0, children }: { height: number; legend?: number; children: ChartElement }) {
+export function ChartContainer({ height, legend: legendNames = [], children }: { height: number; legend?: readonly string[]; children: ChartElement }) {
   const size = useContext(StaticChartSize);
   if (!size) {
-    // The legend is drawn inside the box: room for its rows (two entries a row on a half-width
-    // chart, long names shortened) is added, so it never takes the plot's place.
+    // The legend is drawn inside the box: room for the rows it takes on a half-width chart is
+    // added, so it never takes the plot's place.
     return (
-      <ResponsiveContainer width="100%" height={height + Math.ceil(Math.max(0, legendEntries - 1) / 2) * LEGEND_ROW_PX}>
+      <ResponsiveContainer width="100%" height={height + (legendRows(legendNames) - 1) * LEGEND_ROW_PX}>
         {children}
       </ResponsiveContainer>
     );

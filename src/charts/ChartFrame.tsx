@@ -1,6 +1,7 @@
 import { useContext, useRef, type ReactNode } from 'react';
 import { ChartExportMenu, ExportContext } from '../views/ExportMenu.tsx';
 import { middleEllipsis } from '../views/format.ts';
+import { LEGEND_NAME_CHARS } from './ChartContainer.tsx';
 
 /**
  * The frame every chart renders in: title, a one-line note on how the numbers were computed,
@@ -44,4 +45,4 @@ export const GRID = { stroke: 'var(--grid)', strokeDasharray: '3 3' } as const;
 export const TOOLTIP_STYLE = { background: 'var(--panel)', border: '1px solid var(--border)', color: 'var(--text)' } as const;
 
 /** A legend entry's text: long names (URLs, grouped requests) shortened in the middle; the tooltip keeps them whole. */
-export const legendName = (value: unknown): string => middleEllipsis(String(value), 48);
+export const legendName = (value: unknown): string => middleEllipsis(String(value), LEGEND_NAME_CHARS);

@@ -98,7 +98,7 @@ export function LatencyOverTimeChart({
       empty={drawn.length === 0 ? 'No latency time series in the ticked runs: tick a run with HdrHistogram or raw CSV results (summaries have none).' : null}
       csv={() => latencyOverTimeCsv(shaped, p)}
     >
-      <ChartContainer height={height} legend={drawn.length}>
+      <ChartContainer height={height} legend={drawn.map((l) => l.name)}>
         <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis type="number" dataKey="t" domain={[0, maxT]} ticks={timeTicks(maxT)} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />

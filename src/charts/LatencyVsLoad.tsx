@@ -69,7 +69,7 @@ export function LatencyVsLoadChart({ views, colours, percentile, ops, xAxis, sla
       empty={series.size === 0 ? 'No run has this percentile for the selected operation.' : null}
       csv={() => latencyVsLoadCsv(series, percentile, xAxis)}
     >
-      <ChartContainer height={380} legend={series.size}>
+      <ChartContainer height={380} legend={[...series.keys()]}>
         <LineChart margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis

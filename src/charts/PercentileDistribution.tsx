@@ -162,7 +162,7 @@ export function runOpLines(series: readonly { runId: number; op: string }[], vie
 export function PercentileLineChart({ rows, lines }: { rows: Record<string, number>[]; lines: readonly Pick<RunOpLine, 'key' | 'name' | 'colour' | 'dash'>[] }) {
   const scale = latencyScale(Math.max(1, maxRowValue(rows, lines.map((l) => l.key))));
   return (
-    <ChartContainer height={380} legend={lines.length}>
+    <ChartContainer height={380} legend={lines.map((l) => l.name)}>
       <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
         <CartesianGrid {...GRID} />
         <XAxis {...PERCENTILE_AXIS} {...AXIS} />

@@ -134,7 +134,7 @@ export function ThroughputOverTimeChart({ result, views, events, ops = null, hei
       empty={data.length === 0 ? 'No time series in the selected runs (summaries have none).' : null}
       csv={() => throughputCsv(shaped)}
     >
-      <ChartContainer height={height} legend={seriesNames.length}>
+      <ChartContainer height={height} legend={seriesNames.map((s) => s.key)}>
         <AreaChart data={data} margin={{ top: 24, right: 30, bottom: 10, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis type="number" dataKey="t" domain={['dataMin', 'dataMax']} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
