@@ -104,8 +104,8 @@ function decisions(store: Store, analysis: Analysis, views: readonly RunView[], 
  * and latency over time, then its percentiles; one run is no sweep to draw against load, nor a
  * database to price), every chart otherwise.
  */
-function reportCharts(views: readonly RunView[]): readonly ChartKind[] {
-  return firstView(views) === 'overview' ? ['throughput', 'latency-over-time', 'percentiles'] : CHART_KINDS;
+function reportCharts(views: readonly RunView[], state: ViewState): readonly ChartKind[] {
+  return firstView(views, state) === 'overview' ? ['throughput', 'latency-over-time', 'percentiles'] : CHART_KINDS;
 }
 
 export async function buildReport(store: Store, analysis: Analysis, o: ReportOptions): Promise<string> {
@@ -114,7 +114,7 @@ export async function buildReport(store: Store, analysis: Analysis, o: ReportOpt
   const theme = themeFromCss(o.cssText, 'light');
   const charts: ReportChart[] = [];
   if (visible.length > 0) {
-    for (const id of reportCharts(views)) {
+    for (const id of reportCharts(views, o.state)) {
       let spec;
       try {
         spec = chartSpec(id, store, views, o.state);
