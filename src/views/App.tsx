@@ -282,7 +282,8 @@ export function App() {
           <span className="muted small" data-testid="engine-status">
             {engine.fatal ? `engine error: ${engine.fatal}` : engine.ready ? `DuckDB ready (${engine.startupMs?.toFixed(0)} ms)` : 'starting DuckDB…'}
           </span>
-          <button type="button" onClick={() => update({ theme: state.theme === 'dark' ? 'light' : 'dark' })} title="switch the theme">
+          {/* The name starts with the words shown (axe: label-content-name-mismatch) and says what the button does. */}
+          <button type="button" onClick={() => update({ theme: state.theme === 'dark' ? 'light' : 'dark' })} aria-label={`${state.theme === 'dark' ? '☀ light' : '☾ dark'} — toggle theme`}>
             {state.theme === 'dark' ? '☀ light' : '☾ dark'}
           </button>
         </header>
