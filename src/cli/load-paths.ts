@@ -9,6 +9,9 @@ import { Store } from '../engine/store.ts';
 import type { SummaryOptions } from '../engine/summary.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { fileRandomAccess } from './random-access.ts';
+import { fileReport } from '../model/report.ts';
+import { QueryTables, type QueryContext } from '../engine/query-tables.ts';
+import { runUserQuery } from '../engine/user-query.ts';
 
 /**
  * Reading files and folders from disk for the CLI and tests. Inside a folder, files that are not
@@ -79,4 +82,21 @@ export async function loadAndAnalyse(paths: readonly string[], window: SummaryOp
   // A link's time window applies to the figures, as it does in the app.
   const analysis = analyseStore(store, loaded.errors, loaded.ignored, { window });
   return { loaded, store, analysis };
+}
+
+/**
+ * Reads the paths for SQL over them (the `query` command and its tests): the query tables over
+ * what was read, each CSV-shaped file readable in place by DuckDB from its path.
+ */
+export async function openQuery(paths: readonly string[], options: Pick<ReadOptions, 'csvMappings'> & { window?: SummaryOptions['window'] } = {}) {
+  const { window = null, ...readOptions } = options;
+  const loaded = await loadPaths(paths, readOptions);
+  const db = await openNodeDb();
+  const store = new Store(db);
+  store.addRuns(groupIntoRuns(loaded.files));
+  const analysis = analyseStore(store, loaded.errors, loaded.ignored, { window }, loaded.files.map(fileReport));
+  const tables = new QueryTables(db);
+  const ctx: QueryContext = { store, analysis, window, labels: {}, files: loaded.files.map((f) => ({ path: f.path, format: f.format, handle: { path: path.resolve(f.path) } })) };
+  const never = new AbortController().signal;
+  return { loaded, analysis, run: (sql: string, limit = Infinity) => runUserQuery(db, tables, ctx, sql, limit, never) };
 }

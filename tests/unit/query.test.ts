@@ -1,0 +1,97 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { openQuery } from '../../src/cli/load-paths.ts';
+import type { OpSummary } from '../../src/model/figures.ts';
+import { FORMAT_IDS } from '../../src/model/types.ts';
+
+/**
+ * SQL over the loaded results (src/engine/query-tables.ts), through the code the `query` command
+ * runs: on the corpus and every producer's fixtures, the documented tables give the summary's own
+ * figures — counts per operation from `seconds`, and p50/p99/p99.9 from `latency_buckets` through
+ * `bl_percentile` — exactly; and `requests`/`file_<n>` read a JTL's own rows.
+ */
+
+const ROOT = 'tests/fixtures';
+const inputs = ['corpus', ...FORMAT_IDS.filter((id) => existsSync(path.join(ROOT, id)))].map((d) => path.join(ROOT, d));
+
+describe('query tables over every fixture', () => {
+  const cases = [...inputs.map((dir) => [dir, null] as const), [path.join(ROOT, 'corpus', 'zipfian-a'), { fromS: 5, toS: 20 }] as const];
+  it.each(cases)('%s (window %j): seconds sum to the summary counts, bl_percentile gives its percentiles', async (dir, window) => {
+    const q = await openQuery([dir], { window });
+    const key = (run: unknown, op: unknown) => `${String(run)}\u0000${String(op)}`;
+    const summary = new Map(q.analysis.runs.flatMap((r) => Object.entries(r.ops).map(([op, o]) => [key(r.label, op), o] as const)));
+
+    // The clients' series with a time: what `seconds` counts (a client with only a summary or a
+    // percentile table has no seconds, and a summary mixing them counts it too).
+    const timedCount = (o: OpSummary) =>
+      o.perClient.filter((c) => c.source === 'raw' || c.source === 'histogram' || c.source === 'intervals').reduce((n, c) => n + c.count, 0);
+    const counts = (await q.run('SELECT run, op, sum(count) AS n FROM seconds GROUP BY run, op')).result.rows;
+    for (const [run, op, n] of counts) {
+      const o = summary.get(key(run, op));
+      expect(o, `${dir} ${String(run)} ${String(op)}`).toBeDefined();
+      // All of the summary's count when all its clients' data have a time.
+      expect(n, `${dir} ${String(run)} ${String(op)}`).toBe(o && timedCount(o));
+    }
+    const counted = new Set(counts.map(([run, op]) => key(run, op)));
+    for (const [k, o] of summary) if (timedCount(o) > 0) expect(counted.has(k), `${dir}: ${k.replace('\u0000', ' ')} in seconds`).toBe(true);
+
+    const percentiles = (
+      await q.run(`SELECT run, op, bl_percentile(hi_us, count, raw, 0.5) AS p50, bl_percentile(hi_us, count, raw, 0.99) AS p99,
+                    bl_percentile(hi_us, count, raw, 0.999) AS p999, sum(count) AS n FROM latency_buckets GROUP BY run, op`)
+    ).result.rows;
+    const exact = [...summary].filter(([, o]) => o.exact && (o.source === 'raw' || o.source === 'histogram') && o.count > 0);
+    expect(percentiles.length, dir).toBe(exact.length);
+    for (const [run, op, p50, p99, p999, n] of percentiles) {
+      const o = summary.get(key(run, op));
+      expect([p50, p99, p999, n], `${dir} ${String(run)} ${String(op)}`).toEqual([o?.p50, o?.p99, o?.['p99.9'], o?.count]);
+    }
+  });
+});
+
+describe('requests and file_<n> over a JTL', () => {
+  const jtl = path.join(ROOT, 'jmeter', 'HTMLReportTestFile.csv');
+
+  it('counts failed requests by status as the file has them', async () => {
+    // Independently: the file's own rows, read with papaparse.
+    const rows = Papa.parse<Record<string, string>>(readFileSync(jtl, 'utf8'), { header: true, skipEmptyLines: true }).data;
+    const expected = new Map<string, number>();
+    for (const r of rows) if (r.success === 'false') expected.set(r.responseCode ?? '', (expected.get(r.responseCode ?? '') ?? 0) + 1);
+    expect(expected.size).toBeGreaterThan(0);
+
+    const q = await openQuery([jtl]);
+    const { result } = await q.run('SELECT status, count(*) AS n FROM requests WHERE NOT ok GROUP BY status ORDER BY status');
+    expect(result.columns.map((c) => c.name)).toEqual(['status', 'n']);
+    expect(new Map(result.rows.map(([s, n]) => [s, n]))).toEqual(expected);
+    const all = (await q.run('SELECT count(*) AS n, count(*) FILTER (WHERE ok) AS ok FROM requests')).result.rows[0];
+    expect(all).toEqual([rows.length, rows.filter((r) => r.success === 'true').length]);
+  });
+
+  it('file_<n> has every column of the file, threadName and URL among them', async () => {
+    const q = await openQuery([jtl]);
+    const header = readFileSync(jtl, 'utf8').split('\n')[0]?.trim().split(',');
+    const { result } = await q.run('SELECT * FROM file_1');
+    expect(result.columns.map((c) => c.name)).toEqual(header);
+    const threads = (await q.run('SELECT threadName, URL FROM file_1 LIMIT 1')).result;
+    expect(threads.rows[0]?.[0]).toBe('Thread Group 1-1');
+  });
+});
+
+describe('query safety', () => {
+  it('reads nothing outside the loaded files and changes no table', async () => {
+    const q = await openQuery([path.join(ROOT, 'jmeter', 'HTMLReportTestFile.csv')]);
+    await expect(q.run("SELECT * FROM read_csv('https://example.com/x.csv')")).rejects.toThrow(/Permission Error|disabled/);
+    await expect(q.run("SELECT * FROM read_csv('/etc/passwd')")).rejects.toThrow(/disabled by configuration/);
+    await expect(q.run('SET enable_external_access = true')).rejects.toThrow();
+    await expect(q.run('DROP TABLE ops')).rejects.toThrow();
+    await expect(q.run('SELECT 1; DROP TABLE ops')).rejects.toThrow();
+    await expect(q.run("INSTALL httpfs")).rejects.toThrow();
+    expect((await q.run('SELECT count(*) AS n FROM ops')).result.rows[0]?.[0]).toBeGreaterThan(0);
+  });
+
+  it('gives the error as DuckDB words it, with the position', async () => {
+    const q = await openQuery([path.join(ROOT, 'jmeter', 'HTMLReportTestFile.csv')]);
+    await expect(q.run('SELECT nope FROM ops')).rejects.toThrow(/Binder Error: Referenced column "nope" not found[\s\S]*LINE 1:[\s\S]*\^/);
+  });
+});
