@@ -2,7 +2,8 @@ import type { Analysis } from './analyse.ts';
 import type { CsvPreview } from '../formats/csv-mapping.ts';
 import type { FileProvenance } from '../model/report.ts';
 import type { Snapshot } from '../state/snapshot.ts';
-import type { ViewState } from '../state/view-state.ts';
+import type { RunLabels, ViewState } from '../state/view-state.ts';
+import type { CellValue, QueryResult } from './user-query.ts';
 import type { ChartQuery, ChartResult } from './chart-queries.ts';
 import type { CompareRequest } from './compare-queries.ts';
 import type { HistoryRequest, HistoryResult } from './history-queries.ts';
@@ -49,7 +50,11 @@ export type WorkerRequest =
   | { id: number; type: 'load-snapshot'; snapshot: Snapshot }
   | { id: number; type: 'compare'; request: CompareRequest }
   | { id: number; type: 'history'; request: HistoryRequest }
-  | ({ id: number; type: 'report'; window: AnalysisWindow } & ReportRequest);
+  | ({ id: number; type: 'report'; window: AnalysisWindow } & ReportRequest)
+  /** The user's SQL over the query tables (src/engine/query-tables.ts), kept in step with this window and these labels. */
+  | { id: number; type: 'query'; sql: string; limit: number; window: AnalysisWindow; labels: Record<string, RunLabels> }
+  /** Every row of the last query's result, for export. */
+  | { id: number; type: 'query-rows' };
 
 /** What the page adds to the engine's data for a report file (src/report/build-report.ts). */
 export interface ReportRequest {
@@ -82,6 +87,8 @@ export interface ResponseOf {
   report: string;
   compare: CompareResult;
   history: HistoryResult;
+  query: QueryResult;
+  'query-rows': { columns: string[]; rows: CellValue[][] };
 }
 
 export type WorkerEvent =

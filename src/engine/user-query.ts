@@ -1,5 +1,5 @@
 import type { Table } from 'apache-arrow';
-import type { Db } from './db.ts';
+import { CancelledQueryError, type Db } from './db.ts';
 import { quoteIdent, type QueryContext, type QueryTables } from './query-tables.ts';
 
 /**
@@ -67,9 +67,30 @@ export function resultRows(table: Table, from = 0, to = table.numRows): CellValu
   return out;
 }
 
+const SUBQUERY = 'SELECT * FROM (';
+
 /** The user's text as a subquery: a trailing `;` (or several) dropped, a final comment ended by the line break. */
 function asSubquery(sql: string): string {
-  return `SELECT * FROM (${sql.replace(/[\s;]+$/, '')}\n)`;
+  return `${SUBQUERY}${sql.replace(/[\s;]+$/, '')}\n)`;
+}
+
+/**
+ * DuckDB's message about `prefix` + the user's text, as if about the user's text: the echo of its
+ * first line without the prefix, and the caret under it moved as far. Line numbers are the user's already.
+ */
+function userMessage(message: string, prefix: string): string {
+  const echo = `LINE 1: ${prefix}`;
+  return message.replace(new RegExp(`${echo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(.*)\n( *)\\^`, 'g'), (_, rest: string, pad: string) => `LINE 1: ${rest}\n${pad.slice(prefix.length)}^`);
+}
+
+/** Runs `run`, its DuckDB error reworded by userMessage. */
+async function asUser<T>(prefix: string, run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof Error && !(e instanceof CancelledQueryError)) throw new Error(userMessage(e.message, prefix));
+    throw e;
+  }
 }
 
 /**
@@ -81,8 +102,12 @@ export async function runUserQuery(db: Db, tables: QueryTables, ctx: QueryContex
   if (sql.trim() === '') throw new Error('no query given');
   tables.prepare(ctx, sql);
   const query = asSubquery(sql);
-  const described = db.query(`DESCRIBE ${query}`);
+  const described = await asUser(`DESCRIBE ${SUBQUERY}`, () => db.query(`DESCRIBE ${query}`));
   const columns: ResultColumn[] = described.map((d) => ({ name: d.column_name as string, type: d.column_type as string, kind: kindOf(d.column_type as string) }));
-  const table = await db.queryCancellable(`SELECT ${columns.map((c) => selectExpression(c.name, c.type)).join(', ') || '*'} FROM (${query})`, signal);
+  // Columns that leave DuckDB as they are need no outer SELECT (which would show in its messages).
+  const expressions = columns.map((c) => selectExpression(c.name, c.type));
+  const plainColumns = expressions.every((e, i) => e === quoteIdent(columns[i]?.name ?? ''));
+  const outer = plainColumns ? '' : `SELECT ${expressions.join(', ')} FROM (`;
+  const table = await asUser(outer + SUBQUERY, () => db.queryCancellable(plainColumns ? query : `${outer}${query})`, signal));
   return { result: { columns, rows: resultRows(table, 0, limit), totalRows: table.numRows, elapsedMs: performance.now() - t0 }, table };
 }

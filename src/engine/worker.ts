@@ -19,6 +19,9 @@ import { comparisonFileToSnapshot, looksLikeComparisonFile, type Snapshot } from
 import type { AnalysisWindow, InputFile, LoadProgress, LoadResult, Regrouping, WorkerEvent, WorkerRequest } from './protocol.ts';
 import { Store } from './store.ts';
 import { RequestQueue } from './request-queue.ts';
+import { QueryTables } from './query-tables.ts';
+import { resultRows, runUserQuery } from './user-query.ts';
+import type { Table } from 'apache-arrow';
 
 /**
  * The engine worker: reads files (streamed, never copied whole into memory), parses them, loads
@@ -39,6 +42,11 @@ const ready = (async () => {
 ready.catch((e: unknown) => post({ id: 0, type: 'fatal', message: `the query engine failed to start: ${String(e)}` }));
 
 let parsed: ParsedFile[] = [];
+/** Each loaded input by path: where DuckDB can read it in place for `file_<n>` and `requests`. */
+const inputsByPath = new Map<string, InputFile>();
+/** The query tables (created with the store) and the last query's whole result, for its export. */
+let queryTables: QueryTables | null = null;
+let lastResult: Table | null = null;
 /** Input bytes behind each parsed file, for saying how much input fits in the engine. */
 const inputBytes = new Map<string, number>();
 let fileErrors: ParseIssue[] = [];
@@ -130,6 +138,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
     parsed = [];
     fileErrors = [];
     ignored = [];
+    inputsByPath.clear();
   }
   const loadedFiles: string[] = [];
   const unmapped: CsvPreview[] = [];
@@ -181,6 +190,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
             break;
           }
           parsed = kept.concat(outcome);
+          inputsByPath.set(outcome.path, input);
           // Read now (a table the user has mapped since): no longer one that was passed over.
           ignored = ignored.filter((p) => p !== outcome.path);
           // Built now, while the parse workers read the next files, instead of all at the end.
@@ -225,6 +235,7 @@ async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: A
       rebuild(store);
       return analyse(store, req.window);
     case 'clear':
+      inputsByPath.clear();
       parsed = [];
       fileErrors = [];
       ignored = [];
@@ -247,6 +258,20 @@ async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: A
       const { type: _, id: _id, window, ...options } = req;
       return buildReport(store, analyse(store, window), { ...options, parsed });
     }
+    case 'query': {
+      queryTables ??= new QueryTables(store.db);
+      const files = parsed.map((f) => {
+        const input = inputsByPath.get(f.path);
+        return { path: f.path, format: f.format, handle: input?.file ? { file: input.file } : input?.url ? { url: input.url } : null };
+      });
+      const ctx = { store, analysis: analyse(store, req.window), window: req.window, labels: req.labels, files };
+      lastResult = null;
+      const { result, table } = await runUserQuery(store.db, queryTables, ctx, req.sql, req.limit, signal);
+      lastResult = table;
+      return result;
+    }
+    case 'query-rows':
+      return { columns: lastResult?.schema.fields.map((f) => f.name) ?? [], rows: lastResult ? resultRows(lastResult) : [] };
     case 'load-snapshot':
       parsed = [];
       fileErrors = [];
