@@ -96,9 +96,8 @@ export class Db {
       // The result's schema, then its batches, as Arrow IPC messages (what DuckDB-WASM's own send() reads).
       const messages: Uint8Array[] = [header];
       for (;;) {
-        let batch: Uint8Array | null = null;
-        do batch = bindings.fetchQueryResults(conn);
-        while (batch === null);
+        let batch = bindings.fetchQueryResults(conn);
+        while (batch === null) batch = bindings.fetchQueryResults(conn);
         if (batch.length === 0) break;
         messages.push(batch);
       }

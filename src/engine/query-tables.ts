@@ -6,6 +6,7 @@ import type { RunLabels } from '../state/view-state.ts';
 import type { Analysis } from './analyse.ts';
 import { INPUT_DIR, type Db, type InputHandle } from './db.ts';
 import { mergeHistograms } from './queries.ts';
+export { QUERY_TABLES } from './query-schema.ts';
 import { requestSelect, type FileColumn } from './request-columns.ts';
 import type { Store } from './store.ts';
 import { dbBacked, mergeGroups, windowBounds, type AnalysisWindow } from './summary.ts';
@@ -44,104 +45,6 @@ export interface QueryContext {
   labels: Record<string, RunLabels>;
   files: readonly QueryFile[];
 }
-
-export interface TableDoc {
-  name: string;
-  about: string;
-  columns: readonly (readonly [name: string, type: string, about: string])[];
-}
-
-/** The documented tables and columns: the schema panel and docs/query.md list these. */
-export const QUERY_TABLES: readonly TableDoc[] = [
-  {
-    name: 'runs',
-    about: 'one row per run',
-    columns: [
-      ['run', 'VARCHAR', 'the run label, as in the summary'],
-      ['dir', 'VARCHAR', 'its folder (the run key)'],
-      ['tool', 'VARCHAR', "the inputs' formats"],
-      ['start_ms', 'DOUBLE', 'first instant, epoch ms (ms from its start when relative_time)'],
-      ['end_ms', 'DOUBLE', 'last instant'],
-      ['relative_time', 'BOOLEAN', 'timed from its own start, not from the epoch'],
-      ['clients', 'INTEGER', 'number of clients'],
-      ['system', 'VARCHAR', 'label'],
-      ['workload', 'VARCHAR', 'label'],
-      ['distribution', 'VARCHAR', 'label'],
-      ['nodes', 'DOUBLE', 'label'],
-      ['load_level', 'VARCHAR', 'label'],
-      ['utilisation_pct', 'DOUBLE', 'label'],
-      ['repeat', 'VARCHAR', 'label'],
-    ],
-  },
-  {
-    name: 'ops',
-    about: 'the summary table: per run and operation, merged across clients',
-    columns: [
-      ['run', 'VARCHAR', ''],
-      ['op', 'VARCHAR', 'READ, READ-FAILED, Intended-READ, …'],
-      ['kind', 'VARCHAR', 'op, failed, intended, derived or cleanup'],
-      ['count', 'BIGINT', 'requests'],
-      ['failed', 'BIGINT', 'of an op: the count of its -FAILED op; of a failed op: its count'],
-      ['ops_per_s', 'DOUBLE', "count ÷ the run's duration"],
-      ['mean_us', 'DOUBLE', ''],
-      ['min_us', 'DOUBLE', ''],
-      ['p50_us', 'DOUBLE', 'likewise p90_us, p95_us, p99_us, p99_9_us, p99_99_us; NULL where only bounds exist'],
-      ['max_us', 'DOUBLE', ''],
-      ['exact', 'BOOLEAN', 'merged exactly (otherwise the summary shows bounds)'],
-    ],
-  },
-  {
-    name: 'seconds',
-    about: 'per run, operation and second, the requests counted (the series the summary merges)',
-    columns: [
-      ['run', 'VARCHAR', ''],
-      ['op', 'VARCHAR', ''],
-      ['kind', 'VARCHAR', 'as in ops; throughput is kind IN (\'op\', \'failed\')'],
-      ['second', 'BIGINT', 'epoch s, or s from the start where the run has no date'],
-      ['count', 'BIGINT', ''],
-      ['failed', 'BIGINT', 'those of them that failed (count of a -FAILED op, else 0)'],
-    ],
-  },
-  {
-    name: 'latency_buckets',
-    about: "each run and operation's merged distribution: the buckets the summary's percentiles are read from",
-    columns: [
-      ['run', 'VARCHAR', ''],
-      ['op', 'VARCHAR', ''],
-      ['lo_us', 'DOUBLE', 'lowest value of the bucket'],
-      ['hi_us', 'DOUBLE', 'highest value equivalent to the bucket (HdrHistogram); the value itself for raw samples'],
-      ['count', 'BIGINT', ''],
-      ['raw', 'BOOLEAN', 'raw samples (exact nearest rank) rather than HdrHistogram buckets'],
-    ],
-  },
-  {
-    name: 'requests',
-    about: 'one row per request, from inputs with per-request rows in CSV (JMeter JTL, k6, vegeta, per-operation CSV)',
-    columns: [
-      ['run', 'VARCHAR', ''],
-      ['client', 'VARCHAR', ''],
-      ['file', 'INTEGER', 'n of its file_<n>'],
-      ['op', 'VARCHAR', 'the operation (label, name tag, METHOD URL), without -FAILED'],
-      ['time_ms', 'DOUBLE', 'epoch ms'],
-      ['latency_us', 'DOUBLE', ''],
-      ['ok', 'BOOLEAN', ''],
-      ['status', 'VARCHAR', 'response code, where the file has one'],
-      ['message', 'VARCHAR', 'response or failure message, where the file has one'],
-    ],
-  },
-  {
-    name: 'files',
-    about: 'one row per input file; file_<n> views the file’s own columns',
-    columns: [
-      ['n', 'INTEGER', ''],
-      ['path', 'VARCHAR', ''],
-      ['run', 'VARCHAR', ''],
-      ['client', 'VARCHAR', ''],
-      ['format', 'VARCHAR', ''],
-      ['queryable', 'BOOLEAN', 'DuckDB reads it in place as file_<n>'],
-    ],
-  },
-];
 
 /** Macros: the rank rule of src/model/percentiles.ts, and the value at that rank over a group's buckets. */
 const MACRO_SQL = [
@@ -352,7 +255,8 @@ export class QueryTables {
       if (select) {
         selects.push(`SELECT f.run, f.client, f.n AS file, ${select.op}::VARCHAR AS op, (${select.timeMs})::DOUBLE AS time_ms,
             (${select.latencyUs})::DOUBLE AS latency_us, (${select.ok})::BOOLEAN AS ok, (${select.status})::VARCHAR AS status,
-            (${select.message})::VARCHAR AS message
+            (${select.message})::VARCHAR AS message,
+            (${select.thread})::VARCHAR AS thread, (${select.url})::VARCHAR AS url
           FROM file_${n} AS t, (SELECT run, client, n FROM files WHERE n = ${n}) AS f${select.where ? ` WHERE ${select.where}` : ''}`);
       }
     });
@@ -361,7 +265,7 @@ export class QueryTables {
       selects.length
         ? `CREATE VIEW requests AS ${selects.join('\nUNION ALL\n')}`
         : `CREATE VIEW requests AS SELECT NULL::VARCHAR AS run, NULL::VARCHAR AS client, NULL::INTEGER AS file, NULL::VARCHAR AS op, NULL::DOUBLE AS time_ms,
-             NULL::DOUBLE AS latency_us, NULL::BOOLEAN AS ok, NULL::VARCHAR AS status, NULL::VARCHAR AS message WHERE false`,
+             NULL::DOUBLE AS latency_us, NULL::BOOLEAN AS ok, NULL::VARCHAR AS status, NULL::VARCHAR AS message, NULL::VARCHAR AS thread, NULL::VARCHAR AS url WHERE false`,
     );
   }
 

@@ -23,6 +23,8 @@ export interface RequestSelect {
   ok: string;
   status: string;
   message: string;
+  thread: string;
+  url: string;
   where?: string;
 }
 
@@ -57,6 +59,8 @@ function jmeter(columns: readonly FileColumn[]): RequestSelect | null {
   const code = find(columns, 'responseCode');
   const message = find(columns, 'responseMessage');
   const failure = find(columns, 'failureMessage');
+  const thread = find(columns, 'threadName');
+  const url = find(columns, 'URL');
   return {
     op: col(label),
     timeMs: epochMs(time),
@@ -65,6 +69,9 @@ function jmeter(columns: readonly FileColumn[]): RequestSelect | null {
     ok: success ? `${text(success)} = 'true'` : code ? `coalesce(TRY_CAST(${col(code)} AS INTEGER) < 400, true)` : 'true',
     status: code ? col(code) : 'NULL',
     message: failure && message ? `coalesce(nullif(${col(failure)}::VARCHAR, ''), ${col(message)})` : message ? col(message) : failure ? col(failure) : 'NULL',
+    thread: thread ? col(thread) : 'NULL',
+    // JMeter writes "null" where a sampler has no URL.
+    url: url ? `nullif(${col(url)}::VARCHAR, 'null')` : 'NULL',
   };
 }
 
@@ -99,6 +106,8 @@ function k6(columns: readonly FileColumn[]): RequestSelect | null {
     ok: `NOT (${failed})`,
     status: status ? col(status) : 'NULL',
     message: error ? `nullif(${col(error)}::VARCHAR, '')` : 'NULL',
+    thread: 'NULL',
+    url: url ? `nullif(${col(url)}::VARCHAR, '')` : 'NULL',
     where: `${col(metric)} IN ('http_req_duration', 'grpc_req_duration', 'ws_session_duration')`,
   };
 }
@@ -117,6 +126,8 @@ function vegeta(columns: readonly FileColumn[]): RequestSelect | null {
     ok: `coalesce(TRY_CAST(${col(code)} AS INTEGER) BETWEEN 200 AND 399, false) AND coalesce(${col(error)}::VARCHAR, '') = ''`,
     status: col(code),
     message: `nullif(${col(error)}::VARCHAR, '')`,
+    thread: 'NULL',
+    url: url ? col(url) : 'NULL',
   };
 }
 
@@ -145,6 +156,8 @@ function generic(columns: readonly FileColumn[]): RequestSelect | null {
     ok,
     status: status ? col(status) : 'NULL',
     message: 'NULL',
+    thread: 'NULL',
+    url: 'NULL',
   };
 }
 

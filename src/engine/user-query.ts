@@ -88,7 +88,7 @@ async function asUser<T>(prefix: string, run: () => T | Promise<T>): Promise<T> 
   try {
     return await run();
   } catch (e) {
-    if (e instanceof Error && !(e instanceof CancelledQueryError)) throw new Error(userMessage(e.message, prefix));
+    if (e instanceof Error && !(e instanceof CancelledQueryError)) throw new Error(userMessage(e.message, prefix), { cause: e });
     throw e;
   }
 }

@@ -96,6 +96,11 @@ export interface ViewState {
   sizingPercentile: number;
   /** The History view's order and selection; null = its defaults. */
   history: HistoryState | null;
+  /**
+   * The Query view's SQL (docs/query.md); '' = none. A link's SQL may be anyone's: the page shows
+   * it and runs it only when the user presses Run.
+   */
+  sql: string;
 }
 
 /**
@@ -149,6 +154,7 @@ export const DEFAULT_STATE: ViewState = {
   pricing: {},
   sizingPercentile: 95,
   history: null,
+  sql: '',
 };
 
 export const PERCENTILE_CHOICES = [50, 90, 95, 99, 99.9, 99.99] as const;
@@ -395,8 +401,16 @@ export function decodeState(fragment: string): Decoded {
     if (isPercentile(n)) state.sizingPercentile = n;
     else notices.push(`sizing percentile "${sizing}" must be above 0 and at most 100`);
   }
+  const sql = params.get('sql');
+  if (sql !== null) {
+    if (sql.length <= MAX_SQL_CHARS) state.sql = sql;
+    else notices.push(`the SQL in the link is longer than ${MAX_SQL_CHARS} characters and was ignored`);
+  }
   return { state, notices };
 }
+
+/** Longest SQL a link may carry: a query, not a payload. */
+const MAX_SQL_CHARS = 20_000;
 
 /** The fragment for a state, defaults omitted (so the default view is a bare URL). */
 export function encodeState(state: ViewState): string {
@@ -423,6 +437,7 @@ export function encodeState(state: ViewState): string {
   if (Object.keys(state.pricing).length) params.set('pricing', JSON.stringify(state.pricing));
   if (state.sizingPercentile !== d.sizingPercentile) params.set('sizingp', String(state.sizingPercentile));
   if (state.history && Object.keys(state.history).length) params.set('history', JSON.stringify(state.history));
+  if (state.sql !== d.sql) params.set('sql', state.sql);
   if ([...params.keys()].length === 0 && !state.embed && !state.data) return '';
   params.set('v', String(STATE_VERSION));
   // Last, so that an embed link reads as the dashboard's own link plus `&embed=<chart>`.

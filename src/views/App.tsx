@@ -18,6 +18,7 @@ import { RunsPanel } from './RunsPanel.tsx';
 import { ReportButton } from './ReportButton.tsx';
 import { SharePanel, SnapshotBanner } from './SharePanel.tsx';
 import { SummaryTable } from './SummaryTable.tsx';
+import { QueryView } from './QueryView.tsx';
 import { useEngine } from './useEngine.ts';
 import { WindowControl } from './WindowControl.tsx';
 import type { InputFile } from '../engine/protocol.ts';
@@ -354,6 +355,11 @@ export function App() {
             {charts}
           </>
         )}
+        {/* Outside the block above: a query and its result outlive the data going and coming back during a load. */}
+        <section>
+          <h2>Query</h2>
+          <QueryView client={engine.client} version={engine.dataVersion} state={state} update={update} />
+        </section>
       </div>
     </ExportContext>
   );
