@@ -3,6 +3,8 @@ import path from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { openQuery } from '../../src/cli/load-paths.ts';
+import { CancelledQueryError } from '../../src/engine/db.ts';
+import { openNodeDb } from '../../src/engine/node-db.ts';
 import type { OpSummary } from '../../src/model/figures.ts';
 import { FORMAT_IDS } from '../../src/model/types.ts';
 
@@ -93,5 +95,18 @@ describe('query safety', () => {
   it('gives the error as DuckDB words it, with the position', async () => {
     const q = await openQuery([path.join(ROOT, 'jmeter', 'HTMLReportTestFile.csv')]);
     await expect(q.run('SELECT nope FROM ops')).rejects.toThrow(/Binder Error: Referenced column "nope" not found[\s\S]*LINE 1:[\s\S]*\^/);
+  });
+});
+
+describe('cancelling a query', () => {
+  it('stops DuckDB mid-query when the signal is aborted', async () => {
+    const db = await openNodeDb();
+    const controller = new AbortController();
+    const t0 = performance.now();
+    setTimeout(() => controller.abort(), 200);
+    await expect(db.queryCancellable('SELECT count(*) FROM range(100000000000) t(a) WHERE a % 7 = 3', controller.signal)).rejects.toThrow(CancelledQueryError);
+    expect(performance.now() - t0).toBeLessThan(5000);
+    // The connection answers again afterwards.
+    expect(db.query('SELECT 42 AS x')).toEqual([{ x: 42 }]);
   });
 });
