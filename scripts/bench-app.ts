@@ -157,3 +157,49 @@ export function coldStart(baseUrl: string): Promise<{ firstPaintMs: number | nul
     }));
   });
 }
+
+export interface QueryMeasurement {
+  /** Run pressed → the result's rows on screen. */
+  appSeconds: number;
+  /** The engine worker's own time for the query (shown beside the result). */
+  workerMs: number | null;
+  /** The result as the table shows it: rows of tab-separated cells. */
+  text: string;
+}
+
+/**
+ * The Query view on the built app: `file` handed to the file input (its summary awaited: `expected`
+ * op → count), then `sql` typed and Run pressed, timed in the page to the result on screen.
+ */
+export function appQuery(baseUrl: string, file: string, expected: Record<string, number>, sql: string): Promise<QueryMeasurement> {
+  return withPage(async (page) => {
+    await page.goto(`${baseUrl}/`);
+    await page.getByTestId('sample-banner').waitFor();
+    await page.getByText('DuckDB ready').waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=progress]') === null);
+    await page.evaluate(watchForFigures, expected);
+    await page.setInputFiles('[data-testid=file-input]', [file]);
+    await page.waitForFunction(() => window.__benchApp?.done != null, null, { timeout: 0, polling: 500 });
+    await page.locator('#query-sql').fill(sql);
+    const appMs = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const shown = () => document.querySelector('[data-testid=query-summary], .query-error');
+          const observer = new MutationObserver(() => {
+            if (!shown()) return;
+            observer.disconnect();
+            resolve(performance.now() - start);
+          });
+          observer.observe(document.body, { subtree: true, childList: true });
+          const run = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Run');
+          const start = performance.now();
+          run?.click();
+        }),
+    );
+    const error = await page.locator('.query-error').count();
+    if (error) throw new Error(`query failed: ${await page.locator('.query-error').innerText()}`);
+    const summary = await page.getByTestId('query-summary').innerText();
+    const worker = /in ([\d,]+) ms/.exec(summary);
+    return { appSeconds: appMs / 1000, workerMs: worker ? Number(worker[1]?.replace(/,/g, '')) : null, text: await page.locator('.query-table tbody').innerText() };
+  });
+}
