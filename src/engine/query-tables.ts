@@ -62,6 +62,11 @@ const MACRO_SQL = [
    ).h`,
 ];
 
+/** A DuckDB string literal for any text: quoted, inner quotes doubled. */
+export function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
 /** A DuckDB identifier for any name (a file's column): quoted, inner quotes doubled. */
 export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
@@ -75,6 +80,7 @@ const mentions = (sql: string, pattern: RegExp) => pattern.test(sql);
 /** The query tables of one Db: built for a state (data version, window, labels) when a query needs them. */
 export class QueryTables {
   private builtFor = '';
+  private bucketsBuiltFor = '';
   private filesBuiltFor = '';
   /** Registered name of each input, once registered (a handle is registered once). */
   private readonly registered = new Map<string, string>();
@@ -89,9 +95,14 @@ export class QueryTables {
     if (key !== this.builtFor) {
       this.buildSummaryTables(ctx);
       this.builtFor = key;
+      this.bucketsBuiltFor = '';
       this.filesBuiltFor = '';
     }
-    // Reading a file's header is the only cost here; done only when a query can need it.
+    // The tables below cost a pass over the data: made when a query names them.
+    if (this.bucketsBuiltFor !== key && mentions(sql, /\blatency_buckets\b/i)) {
+      this.buildLatencyBuckets(ctx);
+      this.bucketsBuiltFor = key;
+    }
     if (this.filesBuiltFor !== key && mentions(sql, /\b(requests|files|file_\d+)\b/i)) {
       this.buildFileViews(ctx);
       this.filesBuiltFor = key;
@@ -185,7 +196,22 @@ export class QueryTables {
       FROM x WHERE (from_s IS NULL OR second >= from_s) AND (to_s IS NULL OR second < to_s)
       GROUP BY run, op, kind, second`);
 
-    // The merged histograms exactly as the summary reads them: the same groups, series and window.
+    // A run lists its files by path, its clients by base name.
+    const runOf = (path: string) => store.runs.find((r) => r.paths.includes(path));
+    const clientOf = (path: string) => runOf(path)?.clients.find((c) => c.files.includes(path.slice(path.lastIndexOf('/') + 1)))?.name;
+    this.replaceTable('files', {
+      n: int(files.map((_, i) => i + 1)),
+      path: str(files.map((f) => f.path)),
+      run: str(files.map((f) => runOf(f.path)?.label)),
+      client: str(files.map((f) => clientOf(f.path))),
+      format: str(files.map((f) => f.format)),
+      queryable: bool(files.map(() => false)),
+    });
+  }
+
+  /** `latency_buckets`: the merged histograms exactly as the summary reads them — the same groups, series and window. */
+  private buildLatencyBuckets({ store, window }: QueryContext): void {
+    const groups = mergeGroups(store);
     const mergeable = groups.map((m, g) => ({ m, g })).filter(({ m }) => m.refusal === null && m.series.every(dbBacked));
     const sel = mergeable.flatMap(({ m, g }) => m.series.map((s) => ({ s, g })));
     const windowOf = windowBounds(
@@ -211,20 +237,9 @@ export class QueryTables {
         b.raw[at] = h.raw;
       }
     }
-    this.replaceTable('latency_buckets', { run: str(b.run), op: str(b.op), lo_us: makeVector(b.lo), hi_us: makeVector(b.hi), count: makeVector(b.n), raw: bool(b.raw) });
+    this.replaceTable('latency_buckets', { run: vectorFromArray(b.run, new Utf8()), op: vectorFromArray(b.op, new Utf8()), lo_us: makeVector(b.lo), hi_us: makeVector(b.hi), count: makeVector(b.n), raw: vectorFromArray(b.raw, new Bool()) });
     this.db.exec(`ALTER TABLE latency_buckets ALTER count TYPE BIGINT`);
 
-    // A run lists its files by path, its clients by base name.
-    const runOf = (path: string) => store.runs.find((r) => r.paths.includes(path));
-    const clientOf = (path: string) => runOf(path)?.clients.find((c) => c.files.includes(path.slice(path.lastIndexOf('/') + 1)))?.name;
-    this.replaceTable('files', {
-      n: int(files.map((_, i) => i + 1)),
-      path: str(files.map((f) => f.path)),
-      run: str(files.map((f) => runOf(f.path)?.label)),
-      client: str(files.map((f) => clientOf(f.path))),
-      format: str(files.map((f) => f.format)),
-      queryable: bool(files.map(() => false)),
-    });
   }
 
   /** `file_<n>` over each CSV-shaped input DuckDB can read, and `requests` over those with per-request rows. */
@@ -237,19 +252,11 @@ export class QueryTables {
       const n = i + 1;
       if (!f.handle || !CSV_FORMATS.has(f.format)) return;
       const name = this.register(f.path, f.handle);
-      try {
-        // `name` is ours (INPUT_DIR and a number), never text from the file or the user.
-        this.db.exec(`CREATE VIEW file_${n} AS SELECT * FROM read_csv('${name}')`);
-      } catch {
-        // Not CSV after all (a JTL in XML, k6's JSON output): it has no file_<n>.
-        return;
-      }
-      const columns: FileColumn[] = this.db.query(`SELECT column_name AS name, data_type AS type FROM duckdb_columns() WHERE table_name = ?`, [`file_${n}`]).map((c) => ({ name: c.name as string, type: c.type as string }));
-      // JSON or XML read as CSV (k6's or vegeta's JSON output, a JTL in XML) splits into nonsense: no view.
-      if (columns.length < 3 || /^[[{<]/.test(columns[0]?.name ?? '')) {
-        this.db.exec(`DROP VIEW file_${n}`);
-        return;
-      }
+      const reader = this.sniffedReader(name);
+      // Not CSV after all (a JTL in XML, k6's or vegeta's JSON output, split into nonsense): no view.
+      if (!reader || reader.columns.length < 3 || /^[[{<]/.test(reader.columns[0]?.name ?? '')) return;
+      this.db.exec(`CREATE VIEW file_${n} AS SELECT * FROM ${reader.sql}`);
+      const { columns } = reader;
       this.db.query(`UPDATE files SET queryable = true WHERE n = ?`, [n]);
       const select = requestSelect(f.format, columns);
       if (select) {
@@ -267,6 +274,44 @@ export class QueryTables {
         : `CREATE VIEW requests AS SELECT NULL::VARCHAR AS run, NULL::VARCHAR AS client, NULL::INTEGER AS file, NULL::VARCHAR AS op, NULL::DOUBLE AS time_ms,
              NULL::DOUBLE AS latency_us, NULL::BOOLEAN AS ok, NULL::VARCHAR AS status, NULL::VARCHAR AS message, NULL::VARCHAR AS thread, NULL::VARCHAR AS url WHERE false`,
     );
+  }
+
+  /**
+   * `read_csv` of a registered input with what DuckDB's sniffer finds in it written out (delimiter,
+   * quoting, header, each column's name and type): a view of it then reads the file without
+   * sniffing it again on every query, which costs as much as a query of a few million rows. Every
+   * value goes in as a quoted literal; null when DuckDB cannot read the file as CSV.
+   */
+  private sniffedReader(name: string): { sql: string; columns: FileColumn[] } | null {
+    let rows;
+    try {
+      // `name` is ours (INPUT_DIR and a number), never text from a file or the user.
+      rows = this.db.query(`SELECT c.name AS name, c.type AS type, Delimiter AS delim, Quote AS quote, Escape AS escape, NewLineDelimiter AS new_line,
+          Comment AS comment, SkipRows::INTEGER AS skip, HasHeader AS header, DateFormat AS dateformat, TimestampFormat AS timestampformat
+        FROM (SELECT unnest(Columns) AS c, * FROM sniff_csv('${name}'))`);
+    } catch {
+      return null;
+    }
+    const first = rows[0];
+    if (!first) return null;
+    const columns = rows.map((r) => ({ name: String(r.name), type: String(r.type) }));
+    if (columns.some((c) => !/^[A-Z][A-Z0-9_]*(\([0-9, ]+\))?(\[\])?$/.test(c.type))) return null;
+    // The sniffer writes "(empty)" for no quote, escape or comment character.
+    const option = (v: unknown) => sqlString(v === '(empty)' || v === null ? '' : String(v));
+    const options = [
+      'auto_detect = false',
+      `delim = ${option(first.delim)}`,
+      `quote = ${option(first.quote)}`,
+      `escape = ${option(first.escape)}`,
+      `new_line = ${option(first.new_line)}`,
+      `comment = ${option(first.comment)}`,
+      `skip = ${Number(first.skip)}`,
+      `header = ${first.header === true}`,
+      `columns = {${columns.map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`).join(', ')}}`,
+      ...(first.dateformat ? [`dateformat = ${sqlString(String(first.dateformat))}`] : []),
+      ...(first.timestampformat ? [`timestampformat = ${sqlString(String(first.timestampformat))}`] : []),
+    ];
+    return { sql: `read_csv('${name}', ${options.join(', ')})`, columns };
   }
 
   /** The input's name in DuckDB's file table: registered the first time, keeping its compression suffix. */
