@@ -184,9 +184,9 @@ export function appQuery(baseUrl: string, file: string, expected: Record<string,
     const appMs = await page.evaluate(
       () =>
         new Promise<number>((resolve) => {
-          const shown = () => document.querySelector('[data-testid=query-summary], .query-error');
+          // No named functions in here: tsx would wrap them in a helper the page does not have.
           const observer = new MutationObserver(() => {
-            if (!shown()) return;
+            if (!document.querySelector('[data-testid=query-summary], .query-error')) return;
             observer.disconnect();
             resolve(performance.now() - start);
           });
