@@ -52,6 +52,39 @@ describe('query tables over every fixture', () => {
   });
 });
 
+describe('query tables against the corpus oracle (HdrHistogram 2.2.2 in Java)', () => {
+  type Figures = Record<string, number>;
+  type Oracle = Record<string, { runs?: { run: string; dir: string; ops: Record<string, { merged: Figures }> }[]; taggedLog?: { file: string; perTag: Record<string, Figures> } }>;
+  const oracle = JSON.parse(readFileSync(path.join(ROOT, 'corpus', 'expected.json'), 'utf8')) as Oracle;
+  const query = `SELECT run, op, bl_percentile(hi_us, count, raw, 0.5) AS p50, bl_percentile(hi_us, count, raw, 0.99) AS p99,
+      bl_percentile(hi_us, count, raw, 0.999) AS p999, sum(count) AS n FROM latency_buckets GROUP BY run, op`;
+
+  it('the tagged interval log: bl_percentile per tag gives expected.json', async () => {
+    const tagged = oracle['tagged-from-sweep']?.taggedLog;
+    expect(tagged).toBeDefined();
+    const q = await openQuery([path.join(ROOT, 'corpus', tagged?.file ?? '')]);
+    const rows = (await q.run(query)).result.rows;
+    expect(rows.map(([, op, ...v]) => [op, v])).toEqual(Object.entries(tagged?.perTag ?? {}).map(([op, m]) => [op, [m.p50, m.p99, m['p99.9'], m.count]]));
+  });
+
+  it.each(Object.keys(oracle).filter((k) => oracle[k]?.runs))('%s: bl_percentile gives expected.json', async (experiment) => {
+    const q = await openQuery([path.join(ROOT, 'corpus', experiment)]);
+    const p = (await q.run(query)).result.rows;
+    const byKey = new Map(p.map(([run, op, ...v]) => [`${String(run)}/${String(op)}`, v]));
+    let compared = 0;
+    for (const r of oracle[experiment]?.runs ?? []) {
+      const label = q.analysis.runs.find((x) => x.dir.endsWith(r.dir))?.label;
+      for (const [op, o] of Object.entries(r.ops)) {
+        const m = o.merged;
+        if (m.p50 === undefined || m.p99 === undefined || m['p99.9'] === undefined) continue;
+        expect(byKey.get(`${String(label)}/${op}`), `${r.dir} ${op}`).toEqual([m.p50, m.p99, m['p99.9'], m.count]);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
+});
+
 describe('requests and file_<n> over a JTL', () => {
   const jtl = path.join(ROOT, 'jmeter', 'HTMLReportTestFile.csv');
 
