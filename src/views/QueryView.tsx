@@ -14,6 +14,8 @@ import { queryChart, sortRows, type QueryChart } from './query-results.ts';
  */
 
 const DISPLAY_ROWS = 1000;
+/** Lines of at most this many points show their points too: a lone point has no line to show it. */
+const SHOWN_DOTS = 60;
 const SERIES_COLOURS = ['var(--accent)', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#06b6d4', '#ec4899', '#84cc16'];
 
 export interface QueryViewProps {
@@ -210,7 +212,7 @@ function ResultChart({ chart }: { chart: QueryChart }) {
             <Tooltip labelFormatter={(v) => chart.formatX(Number(v))} contentStyle={{ background: 'var(--panel)', borderColor: 'var(--border)' }} />
             <Legend />
             {series.map((s) => (
-              <Line key={s.name} dataKey={s.name} stroke={s.colour} dot={false} isAnimationActive={false} />
+              <Line key={s.name} dataKey={s.name} stroke={s.colour} dot={chart.data.length <= SHOWN_DOTS} isAnimationActive={false} />
             ))}
           </LineChart>
         ) : (

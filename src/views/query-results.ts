@@ -3,7 +3,7 @@ import type { CellValue, QueryResult, ResultColumn } from '../engine/user-query.
 /**
  * The Query view's handling of a result: sorting the rows shown, and the one-click chart — a line
  * over a time column (one line per value of a category column beside it, if there is one), or bars
- * over a category.
+ * of the last number column over a category.
  */
 
 /** Numbers in order, then text, NULL last whichever way. */
@@ -90,8 +90,9 @@ export function queryChart(result: QueryResult): QueryChart | null {
     const data = [...byX.values()].sort((a, b) => (a.x as number) - (b.x as number));
     return { kind: 'line', data, series: [...series], formatX: timeFormat(tc) };
   }
+  // Bars of one measure, the last number column (counts beside a p99 would flatten one of them).
   const category = categories[0] ?? numbers[0];
-  const measures = numbers.filter(({ i }) => i !== category?.i).slice(0, MAX_SERIES);
+  const measures = numbers.filter(({ i }) => i !== category?.i).slice(-1);
   if (!category || measures.length === 0) return null;
   const data = rows.map((r) => ({ x: cellName(r[category.i] ?? null), ...Object.fromEntries(measures.map(({ c, i }) => [c.name, typeof r[i] === 'number' ? r[i] : null])) }));
   return { kind: 'bar', data, series: measures.map(({ c }) => c.name), formatX: String };

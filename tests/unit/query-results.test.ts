@@ -34,12 +34,12 @@ describe('Query view results', () => {
     ]);
   });
 
-  it('draws a line per measure over a numeric time column, bars over a category, nothing without numbers', () => {
+  it('draws a line per measure over a numeric time column, bars of the last measure over a category, nothing without numbers', () => {
     const line = queryChart(result([['second', 'number'], ['ok', 'number'], ['failed', 'number']], [[1795000001, 5, 0], [1795000000, 4, 1]]));
     expect(line?.kind).toBe('line');
     expect(line?.series).toEqual(['ok', 'failed']);
     expect(line?.data.map((d) => d.x)).toEqual([1795000000, 1795000001]);
-    const bars = queryChart(result([['url', 'text'], ['p99_us', 'number']], [['/a', 3], ['/b', 1]]));
+    const bars = queryChart(result([['url', 'text'], ['requests', 'number'], ['p99_us', 'number']], [['/a', 250, 3], ['/b', 2, 1]]));
     expect(bars).toMatchObject({ kind: 'bar', series: ['p99_us'], data: [{ x: '/a', p99_us: 3 }, { x: '/b', p99_us: 1 }] });
     expect(queryChart(result([['path', 'text']], [['x']]))).toBeNull();
   });
