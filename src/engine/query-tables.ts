@@ -260,11 +260,13 @@ export class QueryTables {
       this.db.query(`UPDATE files SET queryable = true WHERE n = ?`, [n]);
       const select = requestSelect(f.format, columns);
       if (select) {
-        selects.push(`SELECT f.run, f.client, f.n AS file, ${select.op}::VARCHAR AS op, (${select.timeMs})::DOUBLE AS time_ms,
+        // The file's run and client as scalar subqueries, read once per query (a join per row cost more).
+        const of = (column: string) => `(SELECT ${column} FROM files WHERE n = ${n})`;
+        selects.push(`SELECT ${of('run')} AS run, ${of('client')} AS client, ${n} AS file, ${select.op}::VARCHAR AS op, (${select.timeMs})::DOUBLE AS time_ms,
             (${select.latencyUs})::DOUBLE AS latency_us, (${select.ok})::BOOLEAN AS ok, (${select.status})::VARCHAR AS status,
             (${select.message})::VARCHAR AS message,
             (${select.thread})::VARCHAR AS thread, (${select.url})::VARCHAR AS url
-          FROM file_${n} AS t, (SELECT run, client, n FROM files WHERE n = ${n}) AS f${select.where ? ` WHERE ${select.where}` : ''}`);
+          FROM file_${n} AS t${select.where ? ` WHERE ${select.where}` : ''}`);
       }
     });
     this.db.exec('DROP VIEW IF EXISTS requests');

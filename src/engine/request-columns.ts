@@ -28,6 +28,12 @@ export interface RequestSelect {
   where?: string;
 }
 
+/**
+ * `value` is one of `options` (constants of ours), as a scalar function: an `IN (…)` list becomes a
+ * join of its own, which DuckDB then runs on every row even when the column it feeds is not read.
+ */
+const oneOf = (value: string, options: readonly string[]) => `list_contains([${options.map((o) => `'${o}'`).join(', ')}], ${value})`;
+
 const col = (c: FileColumn) => `t."${c.name.replaceAll('"', '""')}"`;
 const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL.*)$/;
 const TEMPORAL = /^(TIMESTAMP.*|DATE)$/;
@@ -94,7 +100,7 @@ function k6(columns: readonly FileColumn[]): RequestSelect | null {
     WHEN ${v(name)} <> '' AND ${v(name)} <> ${v(url)} THEN ${v(name)}
     WHEN ${col(metric)} = 'http_req_duration' THEN coalesce(nullif(trim(${v(method)} || ' ' || ${v(url)}), ''), ${col(metric)})
     ELSE coalesce(nullif(${v(url)}, ''), ${col(metric)}) END`;
-  const failed = `CASE WHEN ${v(expected)} IN ('true', 'false') THEN ${v(expected)} = 'false'
+  const failed = `CASE WHEN ${oneOf(v(expected), ['true', 'false'])} THEN ${v(expected)} = 'false'
     WHEN ${v(errorCode)} <> '' THEN true
     WHEN ${v(status)} = '' THEN false
     WHEN ${col(metric)} = 'http_req_duration' THEN NOT coalesce(TRY_CAST(${v(status)} AS DOUBLE) > 0 AND TRY_CAST(${v(status)} AS DOUBLE) < 400, false)
@@ -108,7 +114,7 @@ function k6(columns: readonly FileColumn[]): RequestSelect | null {
     message: error ? `nullif(${col(error)}::VARCHAR, '')` : 'NULL',
     thread: 'NULL',
     url: url ? `nullif(${col(url)}::VARCHAR, '')` : 'NULL',
-    where: `${col(metric)} IN ('http_req_duration', 'grpc_req_duration', 'ws_session_duration')`,
+    where: oneOf(col(metric), ['http_req_duration', 'grpc_req_duration', 'ws_session_duration']),
   };
 }
 
@@ -144,12 +150,13 @@ function generic(columns: readonly FileColumn[]): RequestSelect | null {
   if (status) {
     const v = text(status);
     // isFailure of src/formats/csv-columns.ts.
-    if (/^(error|failed|failure)$/i.test(status.name)) ok = `coalesce(${v}, '') IN ('', '0', 'false', 'none')`;
-    else if (/^(success|ok)$/i.test(status.name)) ok = `coalesce(${v}, '') IN ('true', '1', 'ok', 'yes')`;
-    else ok = `CASE WHEN regexp_matches(coalesce(${v}, ''), '^[0-9]{3}$') THEN ${v}::INTEGER < 400 ELSE coalesce(${v}, '') IN ('ok', 'success', 'true', '0', '') END`;
+    if (/^(error|failed|failure)$/i.test(status.name)) ok = oneOf(`coalesce(${v}, '')`, ['', '0', 'false', 'none']);
+    else if (/^(success|ok)$/i.test(status.name)) ok = oneOf(`coalesce(${v}, '')`, ['true', '1', 'ok', 'yes']);
+    else ok = `CASE WHEN regexp_matches(coalesce(${v}, ''), '^[0-9]{3}$') THEN ${v}::INTEGER < 400 ELSE ${oneOf(`coalesce(${v}, '')`, ['ok', 'success', 'true', '0', ''])} END`;
   }
   return {
-    op: op ? `coalesce(nullif(trim(${col(op)}::VARCHAR), ''), 'OP')` : "'OP'",
+    // The cell as DuckDB reads it (the parser also trims spaces around it), OP when empty.
+    op: op ? `coalesce(nullif(${col(op)}::VARCHAR, ''), 'OP')` : "'OP'",
     timeMs: time ? epochMs(time) : 'NULL',
     // As toMicros: ns divided, the others multiplied.
     latencyUs: unit === 'ns' ? `${col(latency)}::DOUBLE / 1000` : `${col(latency)}::DOUBLE * ${{ us: 1, ms: 1000, s: 1e6 }[unit]}`,

@@ -1,11 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
+import { writeRequestCsv } from '../../scripts/generate-data.ts';
 import { openQuery } from '../../src/cli/load-paths.ts';
 import { CancelledQueryError } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import type { OpSummary } from '../../src/model/figures.ts';
+import { opKind } from '../../src/model/naming.ts';
 import { FORMAT_IDS } from '../../src/model/types.ts';
 
 /**
@@ -110,6 +113,23 @@ describe('requests and file_<n> over a JTL', () => {
     expect(result.columns.map((c) => c.name)).toEqual(header);
     const threads = (await q.run('SELECT threadName, URL FROM file_1 LIMIT 1')).result;
     expect(threads.rows[0]?.[0]).toBe('Thread Group 1-1');
+  });
+});
+
+describe('requests follow the parsers', () => {
+  const files = ['jmeter/HTMLReportTestFile.csv', 'jmeter/cinema-results.jtl', 'vegeta/mixed.csv', 'vegeta/single.csv.gz', 'k6/create-user-data.csv.gz'];
+  it.each([...files.map((f) => path.join(ROOT, f)), 'generated per-operation CSV'])('%s: requests per operation and outcome are the summary counts', async (file) => {
+    let input = file;
+    if (file === 'generated per-operation CSV') {
+      // A per-operation CSV (op, timestamp_ms, latency_us, status) as the bench writes it, failures among its rows.
+      input = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-query-')), 'requests.csv');
+      expect(Object.keys(await writeRequestCsv(20_000, input))).toContain('READ-FAILED');
+    }
+    const q = await openQuery([input]);
+    const { rows } = (await q.run(`SELECT op || CASE WHEN ok THEN '' ELSE '-FAILED' END AS op, count(*) AS n FROM requests GROUP BY 1 ORDER BY 1`)).result;
+    const ops = q.analysis.runs.flatMap((r) => Object.entries(r.ops).filter(([op]) => ['op', 'failed'].includes(opKind(op))).map(([op, o]) => [op, o.count]));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows).toEqual(ops.sort(([a], [b]) => (String(a) < String(b) ? -1 : 1)));
   });
 });
 
