@@ -8,6 +8,7 @@ import { openNodeDb } from '../engine/node-db.ts';
 import { Store } from '../engine/store.ts';
 import type { SummaryOptions } from '../engine/summary.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
+import { isManifest } from '../state/folder-listing.ts';
 import { fileRandomAccess } from './random-access.ts';
 import { fileReport } from '../model/report.ts';
 import { QueryTables, type QueryContext } from '../engine/query-tables.ts';
@@ -15,8 +16,9 @@ import { runUserQuery } from '../engine/user-query.ts';
 
 /**
  * Reading files and folders from disk for the CLI and tests. Inside a folder, files that are not
- * benchmark results at all (READMEs, JSON) are listed as ignored rather than as errors; a file
- * named explicitly must be readable.
+ * benchmark results at all (READMEs, JSON) are listed as ignored rather than as errors, except a
+ * run folder's benchlens.json, which `history` reads for its labels; a file named explicitly must
+ * be readable.
  */
 
 export interface LoadedPaths {
@@ -63,8 +65,9 @@ export async function loadPaths(inputs: readonly string[], options: Pick<ReadOpt
       const size = (await stat(file)).size;
       const outcome: FileOutcome = await readFile(shown, streamFile(file), { ...options, totalBytes: size, randomAccess: fileRandomAccess(file, size) });
       if (isFailed(outcome)) {
-        if (fromWalk && isUnrecognised(outcome)) result.ignored.push(shown);
-        else result.errors.push(...outcome.errors);
+        if (fromWalk && isUnrecognised(outcome)) {
+          if (!isManifest(shown)) result.ignored.push(shown);
+        } else result.errors.push(...outcome.errors);
       } else {
         result.files.push(outcome);
         result.errors.push(...outcome.errors);

@@ -16,6 +16,7 @@ import { MAX_PARSE_WORKERS, parseHere, ParsePool, parseWorkerCount, type ParseFi
 import { PART_MIN_BYTES, readInParts } from './file-parts.ts';
 import { buildSnapshot } from './snapshot-build.ts';
 import { comparisonFileToSnapshot, looksLikeComparisonFile, type Snapshot } from '../state/snapshot.ts';
+import { isManifest } from '../state/folder-listing.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, LoadResult, Regrouping, WorkerEvent, WorkerRequest } from './protocol.ts';
 import { Store } from './store.ts';
 import { RequestQueue } from './request-queue.ts';
@@ -50,7 +51,7 @@ let lastResult: Table | null = null;
 /** Input bytes behind each parsed file, for saying how much input fits in the engine. */
 const inputBytes = new Map<string, number>();
 let fileErrors: ParseIssue[] = [];
-/** Files that are not benchmark results at all (a README in a dropped folder): listed, not errors. */
+/** Files that are not benchmark results at all (a README in a dropped folder): listed, not errors; a folder's manifest is not one. */
 let ignored: string[] = [];
 let regrouping: Regrouping = {};
 /** Kept from load to load, so that a load finds its parse workers started and their code hot. */
@@ -169,7 +170,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
         const { outcome } = contents;
         const store = await storeReady;
         if (isFailed(outcome) && isUnrecognised(outcome)) {
-          ignored.push(input.path);
+          if (!isManifest(input.path)) ignored.push(input.path);
           if (outcome.csv) unmapped.push(outcome.csv);
           progress.report({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true);
         } else if (isFailed(outcome)) {
