@@ -1,5 +1,6 @@
 import { minFromDistribution, percentileFromDistribution, summable, sumDistributions } from '../model/distribution.ts';
-import { opKind } from '../model/naming.ts';
+import { baseOp, opKind } from '../model/naming.ts';
+import { runFailures } from '../model/failures.ts';
 import { setOwn } from '../model/own.ts';
 import { toMicros } from '../model/numbers.ts';
 import type { DistributionSeries, LatencyUnit, OpKind } from '../model/types.ts';
@@ -243,6 +244,25 @@ function withCarriedMoments(f: Figures, m: MergeGroup): Figures {
   return moments ? { ...f, ...moments } : f;
 }
 
+/**
+ * The run's failures by cause, of the whole run whatever the window: its files' tallies, and what its
+ * counted `-FAILED` series hold beyond them (src/model/failures.ts).
+ */
+function failuresOf(run: RunInfo, groups: readonly MergeGroup[]): Pick<RunSummary, 'failures' | 'failuresFrom'> {
+  const failed = new Map<string, number>();
+  for (const g of groups) {
+    if (g.run !== run || opKind(g.op) !== 'failed') continue;
+    failed.set(baseOp(g.op), g.series.reduce((a, s) => a + s.count, 0));
+  }
+  return {
+    failures: runFailures(
+      run.failures.flatMap((f) => f.counts),
+      failed,
+    ),
+    failuresFrom: run.failures.some((f) => f.from === 'report') ? 'report' : 'requests',
+  };
+}
+
 /** Each run's extent: every op/failed series with time, whatever was chosen for latency. */
 function extentsByRun(store: Store) {
   return new Map(runExtents(store, timelineSeries(store.series)).map((e) => [e.g, e]));
@@ -356,6 +376,8 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
         throughput: f.throughput,
         totalOps: f.totalOps,
         ops,
+        failures: [],
+        failuresFrom: 'requests',
       };
     }
 
@@ -411,6 +433,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
       throughput,
       totalOps: throughputOps,
       ops,
+      ...failuresOf(run, mergedGroup),
     };
   });
   return runs;

@@ -1,4 +1,5 @@
 import type { PercentileKey } from './percentiles.ts';
+import type { FailureCount } from './types.ts';
 
 /**
  * What the engine reports per run and operation (src/engine/summary.ts computes it): the merged
@@ -71,6 +72,16 @@ export interface RunSummary {
   throughput: number | null;
   totalOps: number;
   ops: Record<string, OpSummary>;
+  /**
+   * Failed requests of the whole run by operation, status and message, most frequent first
+   * (src/model/failures.ts); empty for a run opened from a comparison, which does not carry them.
+   */
+  failures: FailureCount[];
+  /**
+   * 'requests': every count is from per-request rows (exact); 'report': some are only what a
+   * tool's own report says (vegeta's `status_codes`, Locust's failures file).
+   */
+  failuresFrom: 'requests' | 'report';
 }
 
 /**

@@ -92,7 +92,7 @@ export interface SnapshotOp {
 }
 
 /** A run's own figures as summarised; its latency data travels in `ops`. */
-export type SnapshotRun = Omit<RunSummary, 'id' | 'dir' | 'paths' | 'ops'> & {
+export type SnapshotRun = Omit<RunSummary, 'id' | 'dir' | 'paths' | 'ops' | 'failures' | 'failuresFrom'> & {
   key: string;
   throughputPerSecond: ThroughputSeries | null;
   ops: Record<string, SnapshotOp>;

@@ -1,0 +1,77 @@
+import { baseOp, opKind } from './naming.ts';
+import type { FailureCount, FileFailures } from './types.ts';
+
+/**
+ * Failed requests by cause: how many failed of each operation with each status and message, as the
+ * tool wrote them. Parsers tally them as they read (one entry per distinct cause, never one per
+ * row: a 20-million-row file with three causes costs three entries), the tallies of a run's files
+ * are summed, and what a run's `-FAILED` series count beyond every tallied cause is listed with no
+ * status and no message, so the causes always add up to the failures counted.
+ */
+
+const NONE = '\u0001';
+
+function keyOf(op: string, status: string | null, message: string | null): string {
+  return `${op}\u0000${status === null ? NONE : `=${status}`}\u0000${message === null ? NONE : `=${message}`}`;
+}
+
+/** Counts by (operation, status, message), keyed in a Map. */
+export class FailureTally {
+  private readonly byKey = new Map<string, FailureCount>();
+
+  /** `n` failures of `op` (with or without `-FAILED`) with this status and message; empty text is none. */
+  add(op: string, status: string | null, message: string | null, n = 1): void {
+    if (!(n > 0)) return;
+    const name = opKind(op) === 'failed' ? baseOp(op) : op;
+    const s = status === '' ? null : status;
+    const m = message === '' ? null : message;
+    const key = keyOf(name, s, m);
+    const seen = this.byKey.get(key);
+    if (seen) seen.count += n;
+    else this.byKey.set(key, { op: name, status: s, message: m, count: n });
+  }
+
+  addAll(counts: readonly FailureCount[], rename: (op: string) => string = (op) => op): void {
+    for (const c of counts) this.add(rename(c.op), c.status, c.message, c.count);
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** Failures counted for `op`, every cause together. */
+  countOf(op: string): number {
+    let n = 0;
+    for (const c of this.byKey.values()) if (c.op === op) n += c.count;
+    return n;
+  }
+
+  /** Most frequent first; ties by operation, status and message. */
+  list(): FailureCount[] {
+    return [...this.byKey.values()].map((c) => ({ ...c })).sort(compareFailures);
+  }
+
+  /** The file's failures, or nothing when none was tallied. */
+  of(from: FileFailures['from']): FileFailures | undefined {
+    return this.size > 0 ? { from, counts: this.list() } : undefined;
+  }
+}
+
+function compareFailures(a: FailureCount, b: FailureCount): number {
+  return b.count - a.count || a.op.localeCompare(b.op) || (a.status ?? '').localeCompare(b.status ?? '') || (a.message ?? '').localeCompare(b.message ?? '');
+}
+
+/**
+ * A run's failures: the tallies of its files summed, then for every counted `-FAILED` operation
+ * (`failedCounts`: its failures as the run's figures count them) what no tally explains, with no
+ * status and no message.
+ */
+export function runFailures(tallied: readonly FailureCount[], failedCounts: ReadonlyMap<string, number>): FailureCount[] {
+  const tally = new FailureTally();
+  tally.addAll(tallied);
+  for (const [op, count] of failedCounts) {
+    const rest = count - tally.countOf(op);
+    if (rest > 0) tally.add(op, null, null, rest);
+  }
+  return tally.list();
+}
