@@ -75,3 +75,13 @@ export function runFailures(tallied: readonly FailureCount[], failedCounts: Read
   }
   return tally.list();
 }
+
+/**
+ * Requests of `op` in a run — its successful and its failed ones, as the run's figures count them
+ * — that a failure count is a share of; null when the run counts neither.
+ */
+export function requestsOf(ops: Readonly<Record<string, { count: number }>>, op: string): number | null {
+  const ok = Object.hasOwn(ops, op) ? ops[op]?.count : undefined;
+  const failed = Object.hasOwn(ops, `${op}-FAILED`) ? ops[`${op}-FAILED`]?.count : undefined;
+  return ok === undefined && failed === undefined ? null : (ok ?? 0) + (failed ?? 0);
+}

@@ -17,6 +17,7 @@ import { buildRunViews, colourMap, historyRunsOf, pageTitle } from './run-views.
 import { RunsPanel } from './RunsPanel.tsx';
 import { ReportButton } from './ReportButton.tsx';
 import { SharePanel, SnapshotBanner } from './SharePanel.tsx';
+import { ErrorsTables } from './ErrorsTable.tsx';
 import { SummaryTable } from './SummaryTable.tsx';
 import { QueryView } from './QueryView.tsx';
 import { useEngine } from './useEngine.ts';
@@ -343,6 +344,10 @@ export function App() {
               <p className="muted small">
                 Latencies merged across clients from summed HdrHistogram buckets (HdrHistogram 2.2.2 percentile semantics) or exact nearest rank over raw samples. “max-of-clients” is what taking the worst client's own percentile would report; its error is shown against the merged value.
               </p>
+            </section>
+            <section id="errors">
+              <h2>Errors</h2>
+              <ErrorsTables views={views} />
             </section>
             <section id="compare">
               <h2>Compare</h2>
