@@ -1,6 +1,7 @@
 import type { Analysis } from './analyse.ts';
 import type { CsvPreview } from '../formats/csv-mapping.ts';
 import type { FileProvenance } from '../model/report.ts';
+import type { NameRules } from '../model/name-rules.ts';
 import type { Snapshot } from '../state/snapshot.ts';
 import type { RunLabels, ViewState } from '../state/view-state.ts';
 import type { CellValue, QueryResult } from './user-query.ts';
@@ -27,8 +28,14 @@ export interface InputFile {
 
 export type { AnalysisWindow };
 
-/** File path → run key, where the user moved a file to another run than its folder's. */
-export type Regrouping = Record<string, string>;
+/**
+ * How loaded files form runs and operations: file path → run key where the user moved a file to
+ * another run than its folder's, and the rules that group operation names (src/model/name-rules.ts).
+ */
+export interface Regrouping {
+  runs: Record<string, string>;
+  names: NameRules;
+}
 
 export interface LoadProgress {
   path: string;

@@ -2,6 +2,8 @@
 import { CancelledError, isFailed, isUnrecognised, type FileOutcome, type ReadProgress } from '../formats/registry.ts';
 import type { CsvPreview } from '../formats/csv-mapping.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
+import { NO_NAME_RULES, renamer } from '../model/name-rules.ts';
+import { renamedRuns } from './renamed.ts';
 import { fileReports } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { analyseStore } from './analyse.ts';
@@ -53,7 +55,7 @@ const inputBytes = new Map<string, number>();
 let fileErrors: ParseIssue[] = [];
 /** Files that are not benchmark results at all (a README in a dropped folder): listed, not errors; a folder's manifest is not one. */
 let ignored: string[] = [];
-let regrouping: Regrouping = {};
+let regrouping: Regrouping = { runs: {}, names: NO_NAME_RULES };
 /** Kept from load to load, so that a load finds its parse workers started and their code hot. */
 let parsePool: ParsePool | null = null;
 
@@ -70,12 +72,12 @@ function engineMemoryBytes(store: Store): number {
 }
 
 function analyse(store: Store, window: AnalysisWindow) {
-  return analyseStore(store, fileErrors, ignored, { window }, fileReports(parsed, regrouping));
+  return analyseStore(store, fileErrors, ignored, { window }, fileReports(parsed, regrouping.runs));
 }
 
 function rebuild(store: Store): void {
   store.clear();
-  store.addRuns(groupIntoRuns(parsed, regrouping));
+  store.addRuns(renamedRuns(groupIntoRuns(parsed, regrouping.runs), renamer(regrouping.names)));
 }
 
 function streamToBody(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
@@ -223,7 +225,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
   }
   rebuild(store);
   // The figures first: the throughput timelines and their steps take as long again.
-  post({ id, type: 'summary', analysis: analyseStore(store, fileErrors, ignored, { window }, fileReports(parsed, regrouping), 'pending') });
+  post({ id, type: 'summary', analysis: analyseStore(store, fileErrors, ignored, { window }, fileReports(parsed, regrouping.runs), 'pending') });
   return { analysis: analyse(store, window), loadedFiles, cancelled, unmapped };
 }
 

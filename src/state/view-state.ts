@@ -7,6 +7,7 @@
 import { isPricePresetId, type PricePresetId } from '../analysis/cost.ts';
 import { parseMapSpec } from '../formats/csv-mapping.ts';
 import { parseOrder } from '../analysis/history.ts';
+import { checkRules, NO_NAME_RULES, parseRuleSpec, ruleSpec, type NameRules } from '../model/name-rules.ts';
 
 export const STATE_VERSION = 2;
 
@@ -82,6 +83,8 @@ export interface ViewState {
   runs: Record<string, RunLabels>;
   /** Files moved to another run than their folder's: file path → run key. */
   regroup: Record<string, string>;
+  /** Operation names grouped: the ID rule and `pattern → name` rules (src/model/name-rules.ts). */
+  names: NameRules;
   /** A chart shown alone, for an `<iframe>`; null = the whole dashboard. */
   embed: ChartId | null;
   /** A self-contained comparison (src/state/snapshot.ts link data, base64url), or '' for none. */
@@ -147,6 +150,7 @@ export const DEFAULT_STATE: ViewState = {
   cost: {},
   runs: {},
   regroup: {},
+  names: NO_NAME_RULES,
   embed: null,
   data: '',
   csvMaps: {},
@@ -360,6 +364,20 @@ export function decodeState(fragment: string): Decoded {
     if (parsed) state.regroup = parsed;
     else notices.push('file regrouping in the link is malformed and was ignored');
   }
+  const ids = params.get('ids');
+  const group = params.getAll('group');
+  if (ids !== null || group.length > 0) {
+    // Refused rules are dropped with their reason; the rest apply.
+    const rules = group.flatMap((spec) => {
+      const rule = parseRuleSpec(spec);
+      if (!('error' in rule)) return [rule];
+      notices.push(`name rule in the link refused: ${rule.error}`);
+      return [];
+    });
+    const { usable, problems } = checkRules({ ids: ids === '1', rules });
+    notices.push(...problems.map((p) => `name rule in the link refused: ${p}`));
+    state.names = usable;
+  }
   const data = params.get('data');
   if (data !== null) {
     if (/^[A-Za-z0-9_-]+$/.test(data)) state.data = data;
@@ -431,6 +449,8 @@ export function encodeState(state: ViewState): string {
   if (Object.keys(runs).length) params.set('runs', JSON.stringify(runs));
   if (Object.keys(state.capacity).length) params.set('capacity', JSON.stringify(state.capacity));
   if (Object.keys(state.regroup).length) params.set('regroup', JSON.stringify(state.regroup));
+  if (state.names.ids) params.set('ids', '1');
+  for (const rule of state.names.rules) params.append('group', ruleSpec(rule));
   if (Object.keys(state.cost).length) params.set('cost', JSON.stringify(state.cost));
   if (Object.keys(state.csvMaps).length) params.set('maps', JSON.stringify(state.csvMaps));
   if (state.compare) params.set('compare', JSON.stringify(state.compare));

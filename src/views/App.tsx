@@ -18,6 +18,8 @@ import { RunsPanel } from './RunsPanel.tsx';
 import { ReportButton } from './ReportButton.tsx';
 import { SharePanel, SnapshotBanner } from './SharePanel.tsx';
 import { ErrorsTables } from './ErrorsTable.tsx';
+import { NameRulesPanel } from './NameRulesPanel.tsx';
+import type { NameRules } from '../model/name-rules.ts';
 import { SummaryTable } from './SummaryTable.tsx';
 import { QueryView } from './QueryView.tsx';
 import { useEngine } from './useEngine.ts';
@@ -60,7 +62,8 @@ function describeRefs(refs: readonly string[], base: string): string {
 
 export function App() {
   const { state, update, setState, notices, setNotices } = useViewState();
-  const engine = useEngine(state.window, state.regroup);
+  const regrouping = useMemo(() => ({ runs: state.regroup, names: state.names }), [state.regroup, state.names]);
+  const engine = useEngine(state.window, regrouping);
   const base = window.location.href;
   // A link naming files starts from those; hosts other than the app's own need a yes first.
   const [source, setSource] = useState<Source>(() =>
@@ -226,7 +229,14 @@ export function App() {
     (path: string, runKey: string) => {
       const regroup = { ...state.regroup, [path]: runKey };
       update({ regroup });
-      void regroupRuns(regroup, state.window);
+      void regroupRuns({ runs: regroup, names: state.names }, state.window);
+    },
+    [state.regroup, state.names, state.window, update, regroupRuns],
+  );
+  const setNames = useCallback(
+    (names: NameRules) => {
+      update({ names });
+      void regroupRuns({ runs: state.regroup, names }, state.window);
     },
     [state.regroup, state.window, update, regroupRuns],
   );
@@ -337,6 +347,7 @@ export function App() {
                 </label>
                 {slaError && <span className="warn"> {slaError}</span>}
               </div>
+              <NameRulesPanel views={views} names={state.names} onChange={setNames} />
               <WindowControl window={state.window} onChange={setWindow} queryMs={engine.lastQueryMs} wholeRunOnly={views.filter((v) => !v.hidden && v.run.comparison !== null).map((v) => v.label)} />
               <div className="table-scroll">
                 <Summary views={views} sla={sla} />
