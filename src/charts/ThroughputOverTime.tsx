@@ -142,7 +142,7 @@ export function ThroughputOverTimeChart({ result, views, events }: { result: Thr
             />
           ))}
           {rates.map((r, i) => (
-            <Line key={r.key} yAxisId="rate" dataKey={r.key} name={r.key} type="stepAfter" stroke={failColours[(i + 1) % failColours.length]} strokeDasharray="4 2" dot={false} connectNulls={false} isAnimationActive={false} />
+            <Line key={r.key} yAxisId="rate" dataKey={r.key} name={r.key} type="stepAfter" stroke={i === 0 ? 'var(--text)' : failColours[i % failColours.length]} strokeDasharray="4 2" dot={false} connectNulls={false} isAnimationActive={false} />
           ))}
           {steps.map(({ step, id }) => (
             <ReferenceLine key={`step-${id}-${step.offsetS}`} x={step.offsetS} stroke="var(--text)" strokeDasharray="3 3" label={{ value: formatStep(step), position: 'top', fill: 'var(--text)', fontSize: 11 }} />

@@ -43,7 +43,6 @@ function RunErrors({ view, report }: { view: RunView; report: boolean }) {
       <table data-testid="errors-table" data-run={run.label}>
         <caption>
           <span className="run-label">{view.label}</span> <span className="muted">· {formatNumber(total)} failed</span>
-          {run.failuresFrom === 'report' && <span className="muted small"> · some counts are the tool's own report's, not counted from requests</span>}
         </caption>
         <thead>
           <tr>
@@ -74,6 +73,7 @@ function RunErrors({ view, report }: { view: RunView; report: boolean }) {
           ))}
         </tbody>
       </table>
+      {run.failuresFrom === 'report' && <p className="muted small">Some of these counts are the tool's own report's (its summary or failures file), not counted from per-request rows.</p>}
       {!all && run.failures.length > FIRST_ROWS && (
         <button type="button" className="link" onClick={() => setAll(true)}>
           show all {formatNumber(run.failures.length)} causes
