@@ -166,6 +166,20 @@ describe('failures by cause equal the files’ own counts', () => {
     expect(byCause(run!.failures)).toEqual(expected);
   });
 
+  it('Gatling: KO requests by name and message, status KO', async () => {
+    const file = 'tests/fixtures/gatling/errors-3.11.5.log';
+    const expected: Record<string, number> = {};
+    for (const line of text(file).split('\n')) {
+      const f = line.split('\t');
+      // 3.4–3.12: REQUEST, groups, name, start, end, status, message.
+      if (f[0] === 'REQUEST' && f[5] === 'KO') count(expected, f[2] ?? '', 'KO', f[6] ?? null);
+    }
+    expect(Object.values(expected).reduce((a, b) => a + b, 0)).toBe(243);
+    const [run] = await failuresOf([file]);
+    expect(byCause(run!.failures)).toEqual(expected);
+    expect(run!.from).toBe('requests');
+  });
+
   it('JMeter XML, k6 and Gatling fixtures without failed requests: none', async () => {
     expect(text('tests/fixtures/jmeter/sample_log1.jtl.gz')).not.toContain('s="false"');
     expect(text('tests/fixtures/gatling/simulation-3.9.5.log')).not.toMatch(/\tKO\t/);

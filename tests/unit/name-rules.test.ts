@@ -13,6 +13,8 @@ import { decodeState, encodeState } from '../../src/state/view-state.ts';
  * can backtrack exponentially, and renamed operations merged exactly (their samples pooled).
  */
 
+const text = (path: string) => readFileSync(path, 'utf8');
+
 let db: Db;
 beforeAll(async () => {
   db = await openNodeDb();
@@ -27,6 +29,16 @@ describe('the ID rule', () => {
     expect(groups).toBe(3 * 2 + 2);
     expect(withoutIds('Выбор зала-7')).toBe('Выбор зала-{id}');
     expect(withoutIds('Выбор зала')).toBe('Выбор зала');
+  });
+
+  it('collapses a real Gatling run’s 107 request names (UUIDs, numbers, query values) to its 4 endpoints', () => {
+    const names = text('tests/fixtures/gatling/errors-3.11.5.log')
+      .split('\n')
+      .map((l) => l.split('\t'))
+      .filter((f) => f[0] === 'REQUEST')
+      .map((f) => f[2] ?? '');
+    expect(idCollapse(names)).toEqual({ names: 107, groups: 4 });
+    expect(new Set(names.map(withoutIds))).toEqual(new Set(['GET /index.html', 'GET /users/{id}', 'GET /items/{id}?page={value}', 'GET /missing']));
   });
 
   it('groups UUIDs, hex, numbers and query values, and keeps ports, versions and words', () => {
@@ -82,6 +94,21 @@ describe('user rules', () => {
 });
 
 describe('renamed operations are merged exactly', () => {
+  it('a Gatling run’s ID groups: every request of the group, nearest rank over all of them', async () => {
+    const file = 'tests/fixtures/gatling/errors-3.11.5.log';
+    const rows = text(file)
+      .split('\n')
+      .map((l) => l.split('\t'))
+      .filter((f) => f[0] === 'REQUEST' && /^GET \/users\/\d+$/.test(f[2] ?? ''));
+    const ok = rows.filter((f) => f[5] === 'OK').map((f) => (Number(f[4]) - Number(f[3])) * 1000).sort((a, b) => a - b);
+    const analysis = analyseLoaded(db, await loadPaths([file]), {}, { ids: true, rules: [] });
+    const run = analysis.runs[0]!;
+    expect(run.ops['GET /users/{id}']?.count).toBe(ok.length);
+    expect(run.ops['GET /users/{id}']?.p99).toBe(ok[Math.ceil(0.99 * ok.length) - 1]);
+    expect(run.ops['GET /users/{id}-FAILED']?.count).toBe(rows.length - ok.length);
+    expect(run.failures.find((f) => f.op === 'GET /users/{id}')?.count).toBe(rows.length - ok.length);
+  });
+
   it('GET and POST of one endpoint as one group: every sample pooled, failures summed per cause', async () => {
     const file = 'tests/fixtures/vegeta/mixed.csv';
     const rows = Papa.parse<string[]>(readFileSync(file, 'utf8'), { skipEmptyLines: true }).data.filter((f) => (f[10] ?? '').endsWith('/flaky'));
