@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
@@ -41,6 +43,16 @@ function count(into: Record<string, number>, op: string, status: string | null, 
 
 const text = (path: string) => (path.endsWith('.gz') ? gunzipSync(readFileSync(path)).toString('utf8') : readFileSync(path, 'utf8'));
 
+/** vegeta's mixed.csv results that failed (a code outside 200–399, or an error), by METHOD URL, code and error. */
+function vegetaCsvFailures(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const f of Papa.parse<string[]>(text('tests/fixtures/vegeta/mixed.csv'), { skipEmptyLines: true }).data) {
+    const code = Number(f[1]);
+    if (code < 200 || code >= 400 || (f[5] ?? '') !== '') count(out, `${f[9]} ${f[10]}`, f[1] ?? null, f[5] ?? null);
+  }
+  return out;
+}
+
 describe('failures by cause equal the files’ own counts', () => {
   it('JMeter CSV: failed samples by label, responseCode and failureMessage (else responseMessage)', async () => {
     for (const file of ['tests/fixtures/jmeter/HTMLReportTestFile.csv', 'tests/fixtures/jmeter/HTMLReportFalseTestFile.csv']) {
@@ -55,18 +67,14 @@ describe('failures by cause equal the files’ own counts', () => {
   });
 
   it('vegeta results (CSV and JSON): by code and error, per METHOD URL', async () => {
-    const expected: Record<string, number> = {};
+    const expected = vegetaCsvFailures();
+    const json: Record<string, number> = {};
     for (const line of text('tests/fixtures/vegeta/mixed.json').split('\n')) {
       if (!line.trim()) continue;
       const r = JSON.parse(line) as { code: number; error: string; method: string; url: string };
-      if (r.code < 200 || r.code >= 400 || r.error !== '') count(expected, `${r.method} ${r.url}`, String(r.code), r.error);
+      if (r.code < 200 || r.code >= 400 || r.error !== '') count(json, `${r.method} ${r.url}`, String(r.code), r.error);
     }
-    const csv: Record<string, number> = {};
-    for (const f of Papa.parse<string[]>(text('tests/fixtures/vegeta/mixed.csv'), { skipEmptyLines: true }).data) {
-      const code = Number(f[1]);
-      if (code < 200 || code >= 400 || (f[5] ?? '') !== '') count(csv, `${f[9]} ${f[10]}`, f[1] ?? null, f[5] ?? null);
-    }
-    expect(csv).toEqual(expected);
+    expect(json).toEqual(expected);
     expect(Object.values(expected).reduce((a, b) => a + b, 0)).toBe(61);
     for (const file of ['tests/fixtures/vegeta/mixed.json', 'tests/fixtures/vegeta/mixed.csv']) {
       const [run] = await failuresOf([file]);
@@ -193,6 +201,20 @@ describe('failures by cause equal the files’ own counts', () => {
     const rows = Papa.parse<Record<string, string>>(text('tests/fixtures/jmeter/HTMLReportTestFile.csv'), { header: true, skipEmptyLines: true }).data.filter((r) => r.success === 'false');
     const out = JSON.parse(stdout) as { runs: { failures: FailureCount[] }[] };
     expect(out.runs[0]!.failures).toEqual([{ op: rows[0]!.label, status: rows[0]!.responseCode, message: rows[0]!.responseMessage, count: rows.length }]);
+  });
+});
+
+describe('the report file', () => {
+  it('carries the Errors table, every cause a row with its data attributes', async () => {
+    const out = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-errors-report-')), 'report.html');
+    await promisify(execFile)('npx', ['tsx', 'src/cli/report.ts', '--out', out, 'tests/fixtures/vegeta/mixed.csv'], { maxBuffer: 16 << 20 });
+    const html = readFileSync(out, 'utf8');
+    const decode = (v: string) => v.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#x27;|&#39;/g, "'").replace(/&amp;/g, '&');
+    const rows: Record<string, number> = {};
+    for (const m of html.matchAll(/<tr data-run="[^"]*" data-op="([^"]*)" data-status="([^"]*)" data-message="([^"]*)" data-count="(\d+)"/g)) {
+      count(rows, decode(m[1]!), decode(m[2]!), decode(m[3]!), Number(m[4]));
+    }
+    expect(rows).toEqual(vegetaCsvFailures());
   });
 });
 
