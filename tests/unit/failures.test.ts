@@ -188,6 +188,25 @@ describe('failures by cause equal the files’ own counts', () => {
     expect(run!.from).toBe('requests');
   });
 
+  it('k6 (CSV and JSON): failed requests by status and error_code tags, per METHOD URL', async () => {
+    const expected: Record<string, number> = {};
+    for (const r of Papa.parse<Record<string, string>>(text('tests/fixtures/k6/errors-0.54.0.csv.gz'), { header: true, skipEmptyLines: true }).data) {
+      if (r.metric_name === 'http_req_duration' && r.expected_response === 'false') count(expected, `${r.method} ${r.url}`, r.status ?? null, r.error_code ?? null);
+    }
+    const json: Record<string, number> = {};
+    for (const line of text('tests/fixtures/k6/errors-0.54.0.json.gz').split('\n')) {
+      if (!line.includes('"metric":"http_req_duration"') || !line.includes('"type":"Point"')) continue;
+      const tags = (JSON.parse(line) as { data: { tags: Record<string, string> } }).data.tags;
+      if (tags.expected_response === 'false') count(json, `${tags.method} ${tags.url}`, tags.status ?? null, tags.error_code ?? null);
+    }
+    expect(json).toEqual(expected);
+    expect(Object.values(expected).reduce((a, b) => a + b, 0)).toBe(159);
+    for (const file of ['tests/fixtures/k6/errors-0.54.0.csv.gz', 'tests/fixtures/k6/errors-0.54.0.json.gz']) {
+      const [run] = await failuresOf([file]);
+      expect(byCause(run!.failures), file).toEqual(expected);
+    }
+  });
+
   it('JMeter XML, k6 and Gatling fixtures without failed requests: none', async () => {
     expect(text('tests/fixtures/jmeter/sample_log1.jtl.gz')).not.toContain('s="false"');
     expect(text('tests/fixtures/gatling/simulation-3.9.5.log')).not.toMatch(/\tKO\t/);
