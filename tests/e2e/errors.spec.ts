@@ -2,10 +2,11 @@ import { expect, test, type Page } from '@playwright/test';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 
 /**
- * The Errors table of real JMeter, vegeta, wrk and Gatling outputs dropped as one folder (a run per tool):
+ * The Errors table of real JMeter, vegeta, wrk, Gatling and k6 outputs dropped as one folder (a run per tool):
  * each row's data attributes equal the failed requests counted from the files here; and a run whose
  * names collapse under the ID rule is offered it, whose groups merge every request.
  */
@@ -31,6 +32,9 @@ function expectedRows(): Row[] {
   for (const f of readFileSync('tests/fixtures/gatling/errors-3.11.5.log', 'utf8').split('\n').map((l) => l.split('\t'))) {
     if (f[0] === 'REQUEST' && f[5] === 'KO') add('gatling', f[2] ?? '', 'KO');
   }
+  for (const r of Papa.parse<Record<string, string>>(gunzipSync(readFileSync('tests/fixtures/k6/errors-0.54.0.csv.gz')).toString('utf8'), { header: true, skipEmptyLines: true }).data) {
+    if (r.metric_name === 'http_req_duration' && r.expected_response === 'false') add('k6', `${r.method} ${r.url}`, r.status ?? '');
+  }
   const wrk = readFileSync('tests/fixtures/wrk/wrk-flaky.txt', 'utf8');
   const url = /@ (\S+)/.exec(wrk)?.[1] ?? '';
   rows.push({ run: 'wrk', op: url, status: '', count: Number(/Non-2xx or 3xx responses: (\d+)/.exec(wrk)?.[1]) });
@@ -54,6 +58,7 @@ test('the Errors table counts what the files count, and the ID rule merges a run
     ['vegeta', 'tests/fixtures/vegeta/mixed.csv'],
     ['wrk', 'tests/fixtures/wrk/wrk-flaky.txt'],
     ['gatling', 'tests/fixtures/gatling/errors-3.11.5.log'],
+    ['k6', 'tests/fixtures/k6/errors-0.54.0.csv.gz'],
     ['cinema', 'tests/fixtures/jmeter/cinema-results.jtl'],
   ] as const) {
     mkdirSync(path.join(dir, 'results', run), { recursive: true });
@@ -71,7 +76,7 @@ test('the Errors table counts what the files count, and the ID rule merges a run
   await page.locator('[data-testid=errors-table][data-run=gatling]').waitFor({ timeout: 30_000 });
   await page.getByRole('button', { name: /show all \d+ causes/ }).click();
   await expect.poll(async () => byKey(await shownRows(page)), { timeout: 30_000 }).toEqual(byKey(expected));
-  await expect(page.getByTestId('errors-table')).toHaveCount(4);
+  await expect(page.getByTestId('errors-table')).toHaveCount(5);
   await page.screenshot({ path: `${ARTIFACTS}/errors.png`, fullPage: true });
 
   // cinema-results.jtl: three pages with sub-results label-0 … label-7, a page without, and "Test".
