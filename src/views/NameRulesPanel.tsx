@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { opKind } from '../model/naming.ts';
+import { baseOp, opKind } from '../model/naming.ts';
 import { idCollapse, parseRuleSpec, ruleSpec, type NameRule, type NameRules } from '../model/name-rules.ts';
 import type { RunView } from './run-views.ts';
 
@@ -15,7 +15,7 @@ export function NameRulesPanel({ views, names, onChange }: { views: readonly Run
     ? []
     : views
         .filter((v) => !v.hidden)
-        .map((v) => ({ v, ...idCollapse(Object.keys(v.run.ops).filter((op) => opKind(op) === 'op')) }))
+        .map((v) => ({ v, ...idCollapse(Object.keys(v.run.ops).filter((op) => opKind(op) === 'op' || opKind(op) === 'failed').map(baseOp)) }))
         .filter((o) => o.groups < o.names);
   const apply = () => {
     const rules: NameRule[] = [];
