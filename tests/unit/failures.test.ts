@@ -216,7 +216,7 @@ describe('failures by cause equal the files’ own counts', () => {
   });
 
   it('summarize --json gives each run its failures', async () => {
-    const { stdout } = await promisify(execFile)('npx', ['tsx', 'src/cli/summarize.ts', '--json', 'tests/fixtures/jmeter/HTMLReportTestFile.csv'], { maxBuffer: 16 << 20 });
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'src/cli/benchlens.ts', 'summarize', '--json', 'tests/fixtures/jmeter/HTMLReportTestFile.csv'], { maxBuffer: 16 << 20 });
     const rows = Papa.parse<Record<string, string>>(text('tests/fixtures/jmeter/HTMLReportTestFile.csv'), { header: true, skipEmptyLines: true }).data.filter((r) => r.success === 'false');
     const out = JSON.parse(stdout) as { runs: { failures: FailureCount[] }[] };
     expect(out.runs[0]!.failures).toEqual([{ op: rows[0]!.label, status: rows[0]!.responseCode, message: rows[0]!.responseMessage, count: rows.length }]);
@@ -226,7 +226,7 @@ describe('failures by cause equal the files’ own counts', () => {
 describe('the report file', () => {
   it('carries the Errors table, every cause a row with its data attributes', async () => {
     const out = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-errors-report-')), 'report.html');
-    await promisify(execFile)('npx', ['tsx', 'src/cli/report.ts', '--out', out, 'tests/fixtures/vegeta/mixed.csv'], { maxBuffer: 16 << 20 });
+    await promisify(execFile)('npx', ['tsx', 'src/cli/benchlens.ts', 'report', '--out', out, 'tests/fixtures/vegeta/mixed.csv'], { maxBuffer: 16 << 20 });
     const html = readFileSync(out, 'utf8');
     const decode = (v: string) => v.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#x27;|&#39;/g, "'").replace(/&amp;/g, '&');
     const rows: Record<string, number> = {};
