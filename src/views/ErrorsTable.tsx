@@ -23,7 +23,9 @@ function formatShare(count: number, of: number | null): string {
 
 export function ErrorsTables({ views, report = false }: { views: readonly RunView[]; report?: boolean }) {
   const failing = views.filter((v) => !v.hidden && v.run.failures.length > 0);
-  if (failing.length === 0) return <p className="muted small">No failed requests in the shown runs.</p>;
+  // A comparison (link or file) carries merged figures only, not failures by cause.
+  const carried = views.filter((v) => !v.hidden && v.run.comparison !== null).length;
+  if (failing.length === 0) return <p className="muted small">{carried > 0 ? 'Failures by cause need the result files: a comparison does not carry them.' : 'No failed requests in the shown runs.'}</p>;
   return (
     <>
       {failing.map((v) => (
