@@ -256,7 +256,7 @@ class LocustParser implements LineParser {
     const name = this.field(fields, 'name') ?? '';
     const op = `${type === '' || type === 'None' ? name : `${type} ${name}`}-FAILED`;
     this.failureCounts.set(op, (this.failureCounts.get(op) ?? 0) + occurrences);
-    this.causes.add(op, null, this.field(fields, 'error') ?? null, occurrences);
+    this.causes.add(op.slice(0, -'-FAILED'.length), null, this.field(fields, 'error') ?? null, occurrences);
   }
 
   private historyRow(fields: string[], op: string, aggregate: boolean, lineNo: number): void {
