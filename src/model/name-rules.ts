@@ -1,3 +1,5 @@
+import { derivedSuffix } from './naming.ts';
+
 /**
  * Grouping operation names: the same endpoint called with different IDs (`GET /users/42`,
  * `GET /users/97`) becomes one group (`GET /users/{id}`), whose requests the engine then merges
@@ -100,12 +102,9 @@ export function checkRules(rules: NameRules): { usable: NameRules; problems: str
   return { usable: { ids: rules.ids, rules: usable }, problems };
 }
 
-/** Suffixes and prefixes that say how a name is measured: kept around the renamed endpoint. */
-const DERIVED_SUFFIX = / \((?:first byte|all requests|report)\)$/;
-
 /**
  * The renaming the rules make, for whole operation names (`Intended-X`, `X-FAILED`, `X (report)`
- * keep their prefix and suffix around the renamed `X`). Rules that cannot be used are left out
+ * and the other derived views keep their prefix and suffix around the renamed `X`). Rules that cannot be used are left out
  * (see `checkRules` for why).
  */
 export function renamer(rules: NameRules): ((op: string) => string) | null {
@@ -125,7 +124,7 @@ export function renamer(rules: NameRules): ((op: string) => string) | null {
   return (op) => {
     let out = cache.get(op);
     if (out === undefined) {
-      const derived = DERIVED_SUFFIX.exec(op)?.[0] ?? '';
+      const derived = derivedSuffix(op);
       let rest = op.slice(0, op.length - derived.length);
       const intended = /^Intended-/i.exec(rest)?.[0] ?? '';
       rest = rest.slice(intended.length);

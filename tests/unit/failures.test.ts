@@ -111,12 +111,14 @@ describe('failures by cause equal the files’ own counts', () => {
     const dir = 'tests/fixtures/locust';
     const expected: Record<string, number> = {};
     const explained: Record<string, number> = {};
-    for (const r of Papa.parse<Record<string, string>>(text(`${dir}/full_failures.csv`), { header: true, skipEmptyLines: true }).data) {
-      const op = `${r.Method} ${r.Name}`;
-      count(expected, op, null, r.Error ?? null, Number(r.Occurrences));
-      explained[op] = (explained[op] ?? 0) + Number(r.Occurrences);
+    for (const failures of readdirSync(dir).filter((f) => f.endsWith('_failures.csv'))) {
+      for (const r of Papa.parse<Record<string, string>>(text(`${dir}/${failures}`), { header: true, skipEmptyLines: true }).data) {
+        const op = `${r.Method} ${r.Name}`;
+        count(expected, op, null, r.Error ?? null, Number(r.Occurrences));
+        explained[op] = (explained[op] ?? 0) + Number(r.Occurrences);
+      }
     }
-    // Each prefix is one client; every stats.csv's failure counts, less what full_failures.csv explains.
+    // Each prefix is one client; every stats.csv's failure counts, less what the failures files explain.
     const failed: Record<string, number> = {};
     for (const stats of readdirSync(dir).filter((f) => f.endsWith('_stats.csv'))) {
       for (const r of Papa.parse<Record<string, string>>(text(`${dir}/${stats}`), { header: true, skipEmptyLines: true }).data) {
