@@ -246,21 +246,24 @@ function withCarriedMoments(f: Figures, m: MergeGroup): Figures {
 
 /**
  * The run's failures by cause, of the whole run whatever the window: its files' tallies, and what its
- * counted `-FAILED` series hold beyond them (src/model/failures.ts).
+ * counted `-FAILED` series hold beyond them (src/model/failures.ts). They are a report's when a
+ * tally is (vegeta's `status_codes`, Locust's failures file), or when what no tally explains comes
+ * from a series that is not per-request data (a summary, a periodic report).
  */
 function failuresOf(run: RunInfo, groups: readonly MergeGroup[]): Pick<RunSummary, 'failures' | 'failuresFrom'> {
+  const counts = run.failures.flatMap((f) => f.counts);
+  const tallied = new Map<string, number>();
+  for (const c of counts) tallied.set(c.op, (tallied.get(c.op) ?? 0) + c.count);
   const failed = new Map<string, number>();
+  let reported = run.failures.some((f) => f.from === 'report');
   for (const g of groups) {
     if (g.run !== run || opKind(g.op) !== 'failed') continue;
-    failed.set(baseOp(g.op), g.series.reduce((a, s) => a + s.count, 0));
+    const op = baseOp(g.op);
+    const count = g.series.reduce((a, s) => a + s.count, 0);
+    failed.set(op, count);
+    if (count > (tallied.get(op) ?? 0) && !g.series.every(dbBacked)) reported = true;
   }
-  return {
-    failures: runFailures(
-      run.failures.flatMap((f) => f.counts),
-      failed,
-    ),
-    failuresFrom: run.failures.some((f) => f.from === 'report') ? 'report' : 'requests',
-  };
+  return { failures: runFailures(counts, failed), failuresFrom: reported ? 'report' : 'requests' };
 }
 
 /** Each run's extent: every op/failed series with time, whatever was chosen for latency. */

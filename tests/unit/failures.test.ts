@@ -160,6 +160,7 @@ describe('failures by cause equal the files’ own counts', () => {
     expect(Object.values(expected).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     const [run] = await failuresOf([dir]);
     expect(byCause(run!.failures)).toEqual(expected);
+    expect(run!.from).toBe('requests');
     // The report beside the log says the same number of failed transactions.
     const reported = Number(/number of failed transactions: (\d+)/.exec(text(`${dir}/stdout.txt`))?.[1]);
     expect(run!.failures.reduce((a, f) => a + f.count, 0)).toBe(reported);
@@ -207,6 +208,15 @@ describe('failures by cause equal the files’ own counts', () => {
       const [run] = await failuresOf([file]);
       expect(byCause(run!.failures), file).toEqual(expected);
     }
+  });
+
+  it('a k6 summary export alone: its failed requests with no cause, said to be the report’s', async () => {
+    const file = 'tests/fixtures/k6/mixed-summary-export.json';
+    // A rate counts its non-zero samples as passes: http_req_failed's passes are the failed requests.
+    const failed = (JSON.parse(text(file)) as { metrics: { http_req_failed: { passes: number } } }).metrics.http_req_failed.passes;
+    const [run] = await failuresOf([file]);
+    expect(run!.failures).toEqual([{ op: 'http_req_duration', status: null, message: null, count: failed }]);
+    expect(run!.from).toBe('report');
   });
 
   it('JMeter XML, k6 and Gatling fixtures without failed requests: none', async () => {
