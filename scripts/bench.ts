@@ -29,9 +29,9 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { BenchResult } from '../src/bench/main.tsx';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
-import { appWithFiles, appWithLink, coldStart, vmHwmMB, type AppMeasurement, type ShownFigures } from './bench-app.ts';
+import { appQuery, appWithFiles, appWithLink, coldStart, vmHwmMB, type AppMeasurement, type ShownFigures } from './bench-app.ts';
 import { javaReference, type JavaRun } from './bench-java.ts';
-import { writeHdrLogs, writeRawCsv, writeRealHdrLogs, writeRealisticRawRun } from './generate-data.ts';
+import { writeHdrLogs, writeRawCsv, writeRealHdrLogs, writeRealisticRawRun, writeRequestCsv } from './generate-data.ts';
 
 /** The part of @duckdb/node-api the native reference uses. */
 interface NodeApi {
@@ -82,6 +82,8 @@ const port = positive('--port', option('--port') ?? '4195');
 /** The user's-time cases: a run of this many raw rows over this many seconds (the issue's one-hour case). */
 const appRows = positive('--app-rows', option('--app-rows') ?? '20000000');
 const appRunSeconds = positive('--app-seconds', option('--app-seconds') ?? '3600');
+/** Rows of the raw per-request CSV the `requests` SQL case queries. */
+const queryRows = positive('--query-rows', option('--query-rows') ?? '20000000');
 const log = (s: string): void => {
   if (json) console.error(s);
   else console.log(s);
@@ -349,9 +351,67 @@ function appRow(name: string, files: number, size: { rows: number } | { histogra
 
 const round = (v: number, digits = 3): number => Number(v.toFixed(digits));
 
+/** The SQL the `requests` case asks, in the app and natively: per operation and status, count, mean and max. */
+const REQUESTS_SQL = `SELECT op, status, count(*) AS requests, round(avg(latency_us), 3) AS mean_us, max(latency_us) AS max_us
+FROM requests GROUP BY op, status ORDER BY op, status`;
+
+/**
+ * SQL over `requests` of a raw per-request CSV of `rows` rows: the app's Query view (Run pressed →
+ * rows on screen; DuckDB-WASM reading the dropped File in place) against native DuckDB answering
+ * the same SQL on the same file (@duckdb/node-api; `requests` a view of the file as the app's is).
+ */
+async function requestsQueryCase(baseUrl: string, rows: number) {
+  const dir = path.join(work, 'requests');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'requests.csv');
+  const counts = await writeRequestCsv(rows, file);
+  const mb = statSync(file).size / 1e6;
+  try {
+    const app = await appQuery(baseUrl, file, counts, REQUESTS_SQL);
+    let native: { engine: string; seconds: number; text: string } | null = null;
+    try {
+      const nodeApi = '@duckdb/node-api';
+      const { DuckDBInstance, version } = (await import(/* @vite-ignore */ nodeApi)) as NodeApi;
+      const instance = await DuckDBInstance.create(':memory:');
+      const con = await instance.connect();
+      try {
+        await con.run(`CREATE VIEW requests AS SELECT op, timestamp_ms::DOUBLE AS time_ms, latency_us::DOUBLE AS latency_us, status::VARCHAR AS status,
+          coalesce(TRY_CAST(status AS INTEGER) < 400, true) AS ok FROM read_csv('${file.replace(/'/g, "''")}')`);
+        const t = performance.now();
+        const result = (await con.runAndReadAll(REQUESTS_SQL)).getRows();
+        native = { engine: `@duckdb/node-api (DuckDB ${version()})`, seconds: (performance.now() - t) / 1000, text: result.map((r) => r.map((v) => String(v)).join('\t')).join('\n') };
+      } finally {
+        con.closeSync();
+        instance.closeSync();
+      }
+    } catch (e) {
+      log(`native DuckDB not available for the requests case: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return {
+      case: `SQL over requests of a ${rows.toLocaleString('en-US')}-row raw CSV`,
+      rows,
+      mb: round(mb, 1),
+      sql: REQUESTS_SQL,
+      appSeconds: round(app.appSeconds),
+      workerSeconds: round(app.workerMs / 1000),
+      againSeconds: round(app.againSeconds),
+      againWorkerSeconds: round(app.againWorkerMs / 1000),
+      nativeSeconds: native ? round(native.seconds) : null,
+      nativeEngine: native?.engine ?? null,
+      nativeRatio: native ? round(app.appSeconds / native.seconds, 2) : null,
+      againNativeRatio: native ? round(app.againSeconds / native.seconds, 2) : null,
+      sameRows: native ? native.text === app.text : null,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const work = mkdtempSync(path.join(tmpdir(), 'benchlens-bench-'));
 let stopServer = (): void => {};
-try {
+
+/** Builds the app for the bench and serves it. */
+async function buildAndServe(): Promise<{ dist: string; url: string }> {
   const dist = path.join(work, 'dist');
   const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', dist, '--emptyOutDir'], {
     stdio: ['ignore', 2, 2],
@@ -360,6 +420,29 @@ try {
   if (build.status !== 0) throw new Error('vite build failed');
   const server = await serve(dist);
   stopServer = server.stop;
+  return { dist, url: server.url };
+}
+
+// `--only requests`: that case alone (its figures, without the rest of the bench).
+if (option('--only') === 'requests') {
+  try {
+    const server = await buildAndServe();
+    const q = await requestsQueryCase(server.url, queryRows);
+    if (json) console.log(JSON.stringify(q, null, 2));
+    else {
+      log(`${q.case} (${q.mb} MB): app ${q.appSeconds} s (worker ${q.workerSeconds} s), again ${q.againSeconds} s (worker ${q.againWorkerSeconds} s); native ${q.nativeSeconds ?? '–'} s`);
+      log(`  ratio ${q.nativeRatio ?? '–'}× (first query of the page), ${q.againNativeRatio ?? '–'}× (again); same rows: ${q.sameRows ?? '–'}`);
+    }
+  } finally {
+    stopServer();
+    rmSync(work, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
+try {
+  const { dist, url } = await buildAndServe();
+  const server = { url };
   const native = await findNative();
   let chromiumVersion = '';
 
@@ -515,6 +598,7 @@ try {
     pageMemoryMB: h.pageMemoryMB === null ? null : Math.round(h.pageMemoryMB),
     memorySource: 'Chromium renderer peak RSS: /proc/<pid>/status VmHWM, reset per phase, pids from CDP SystemInfo.getProcessInfo',
     app,
+    requestsQuery: await requestsQueryCase(server.url, queryRows),
     coldStart: { firstPaintMs: cold.firstPaintMs === null ? null : round(cold.firstPaintMs, 1), sampleSummaryMs: round(cold.sampleSummaryMs, 1) },
     java: 'run' in java ? { reference: 'HdrHistogram 2.2.2 (Maven Central): HistogramLogReader + Histogram.add per operation, one JVM, start-up included; per case in app[].javaSeconds' } : { missing: java.missing },
   };

@@ -231,3 +231,32 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
 }
+
+/**
+ * A per-request CSV of `rows` rows (header `op,timestamp_ms,latency_us,status`): READ and UPDATE
+ * alternating at 90,000 ops/s, one request in 200 answered 500 — the shape of the `requests` query
+ * case of the bench. Returns the count per operation as the summary shows them (failed as `<op>-FAILED`).
+ */
+export async function writeRequestCsv(rows: number, file: string, opsPerS = 90_000): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  const out = createWriteStream(file);
+  const rand = prng(7);
+  const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));
+  await write('op,timestamp_ms,latency_us,status\n');
+  let chunk = '';
+  for (let i = 0; i < rows; i++) {
+    const op = i % 2 === 0 ? 'READ' : 'UPDATE';
+    const latency = latencyUs(rand);
+    const failed = rand() < 0.005;
+    const shown = failed ? `${op}-FAILED` : op;
+    counts[shown] = (counts[shown] ?? 0) + 1;
+    chunk += `${op},${START_MS + Math.floor((i * 1000) / opsPerS)},${latency},${failed ? 500 : 200}\n`;
+    if (chunk.length > 1 << 20) {
+      await write(chunk);
+      chunk = '';
+    }
+  }
+  await write(chunk);
+  await new Promise<void>((resolve) => out.end(resolve));
+  return counts;
+}

@@ -14,6 +14,7 @@ import type { ChartResult } from '../engine/chart-queries.ts';
 import { DEFAULT_STATE } from '../state/view-state.ts';
 import { MAX_POINTS } from '../views/ChartArea.tsx';
 import { buildRunViews } from '../views/run-views.ts';
+import { NO_NAME_RULES } from '../model/name-rules.ts';
 import '../styles.css';
 
 export interface BenchResult {
@@ -121,7 +122,7 @@ async function run(files: File[], show: (c: { analysis: Analysis; result: Throug
   const t0 = performance.now();
   let parsedAt = t0;
   const inputs = files.map((file) => ({ path: `run/${file.name}`, file }));
-  const { result } = client.load(inputs, true, null, {}, (p) => {
+  const { result } = client.load(inputs, true, null, { runs: {}, names: NO_NAME_RULES }, (p) => {
     if (p.done) parsedAt = performance.now();
   });
   const { analysis } = await result;

@@ -1,7 +1,7 @@
-import { Area, AreaChart, CartesianGrid, Legend, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, CartesianGrid, ComposedChart, Legend, Line, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatStep } from '../analysis/steps.ts';
 import type { ChartResult } from '../engine/chart-queries.ts';
-import { formatOffset, formatOps } from '../views/format.ts';
+import { formatOffset, formatOps, formatPct } from '../views/format.ts';
 import { toCsv } from '../views/export.ts';
 import type { RunView } from '../views/run-views.ts';
 import { MAX_SERIES } from '../state/view-state.ts';
@@ -74,8 +74,10 @@ function keptOps(result: ThroughputResult, ops: readonly string[]): string[] {
 /**
  * The chart's areas, successful first then failed, and one row per time bucket with a column per
  * area (`key`); a bucket an area has no value in counts as 0 ops/s, as the stacked chart draws it.
+ * With failures, each run's error rate (failed ÷ all requests of the bucket, %) is a column of its
+ * own (`rates`), absent from buckets without requests.
  */
-export function throughputData(result: ThroughputResult, views: readonly RunView[], ops: readonly string[] | null = null): { runIds: number[]; areas: ThroughputArea[]; data: Record<string, number>[] } {
+export function throughputData(result: ThroughputResult, views: readonly RunView[], ops: readonly string[] | null = null): { runIds: number[]; areas: ThroughputArea[]; rates: { key: string; runId: number }[]; data: Record<string, number>[] } {
   const runIds = [...new Set(result.ok.map((s) => s.runId))];
   const several = runIds.length > 1;
   const runOf = (id: number) => views.find((v) => v.run.id === id)?.label ?? String(id);
@@ -105,7 +107,21 @@ export function throughputData(result: ThroughputResult, views: readonly RunView
   areas.sort((a, b) => (a.kind === b.kind ? Number(a.op === other) - Number(b.op === other) : a.kind === 'ok' ? -1 : 1));
   const data = [...rows.values()].sort((a, b) => (a.t as number) - (b.t as number));
   for (const row of data) for (const a of areas) row[a.key] ??= 0;
-  return { runIds, areas, data };
+  const failing = runIds.filter((id) => areas.some((a) => a.runId === id && a.kind === 'failed'));
+  const rates = failing.map((runId) => ({ key: `${several ? `${runOf(runId)} ` : ''}error rate`, runId }));
+  for (const row of data) {
+    for (const { key, runId } of rates) {
+      let failed = 0;
+      let all = 0;
+      for (const a of areas) {
+        if (a.runId !== runId) continue;
+        all += row[a.key] as number;
+        if (a.kind === 'failed') failed += row[a.key] as number;
+      }
+      if (all > 0) row[key] = (failed / all) * 100;
+    }
+  }
+  return { runIds, areas, rates, data };
 }
 
 /** One row per area and time bucket, as drawn (not stacked): seconds from the run's start and ops/s. */
@@ -119,7 +135,7 @@ export function throughputCsv({ areas, data }: { areas: readonly ThroughputArea[
 export function ThroughputOverTimeChart({ result, views, events, ops = null, height = 420 }: { result: ThroughputResult | null; views: RunView[]; events: EventAnnotation[]; ops?: readonly string[] | null; height?: number }) {
   if (!result) return <ChartFrame id="throughput" title="Throughput over time" seriesCount={0} empty="Computing…">{null}</ChartFrame>;
   const shaped = throughputData(result, views, ops);
-  const { runIds, areas: seriesNames, data } = shaped;
+  const { runIds, areas: seriesNames, rates, data } = shaped;
   const several = runIds.length > 1;
   const viewOf = (id: number) => views.find((v) => v.run.id === id);
   const okColours = ['#2563eb', '#16a34a', '#9333ea', '#0891b2', '#ca8a04', '#4b5563'];
@@ -129,17 +145,18 @@ export function ThroughputOverTimeChart({ result, views, events, ops = null, hei
     <ChartFrame
       id="throughput"
       title="Throughput over time"
-      note={`all clients summed in absolute time, ${result.bucketS}-s buckets; failed/throttled stacked on top${steps.length ? `; ${steps.length} step(s) detected` : ''}`}
+      note={`all clients summed in absolute time, ${result.bucketS}-s buckets; failed/throttled stacked on top${rates.length ? ', error rate (% of requests) dashed on the right axis' : ''}${steps.length ? `; ${steps.length} step(s) detected` : ''}`}
       seriesCount={seriesNames.length}
       empty={data.length === 0 ? 'No time series in the selected runs (summaries have none).' : null}
       csv={() => throughputCsv(shaped)}
     >
       <ChartContainer height={height} legend={seriesNames.map((s) => s.key)}>
-        <AreaChart data={data} margin={{ top: 24, right: 30, bottom: 10, left: 10 }}>
+        <ComposedChart data={data} margin={{ top: 24, right: 30, bottom: 10, left: 10 }}>
           <CartesianGrid {...GRID} />
           <XAxis type="number" dataKey="t" domain={['dataMin', 'dataMax']} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
           <YAxis tickFormatter={(v: number) => formatOps(v)} label={{ value: 'ops/s', angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} {...AXIS} />
-          <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={(t) => formatOffset(Number(t))} formatter={(v) => `${formatOps(Number(v))} ops/s`} />
+          {rates.length > 0 && <YAxis yAxisId="rate" orientation="right" domain={[0, 100]} tickFormatter={(v: number) => `${v}%`} label={{ value: 'error rate', angle: 90, position: 'insideRight', fill: 'var(--muted)' }} {...AXIS} />}
+          <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={(t) => formatOffset(Number(t))} formatter={(v, name) => (rates.some((r) => r.key === name) ? formatPct(Number(v)) : `${formatOps(Number(v))} ops/s`)} />
           {/* Below the plot: the step labels sit along its top edge. */}
           <Legend verticalAlign="bottom" wrapperStyle={{ paddingTop: 24 }} formatter={legendName} />
           {seriesNames.map((s, i) => (
@@ -155,6 +172,9 @@ export function ThroughputOverTimeChart({ result, views, events, ops = null, hei
               isAnimationActive={false}
             />
           ))}
+          {rates.map((r, i) => (
+            <Line key={r.key} yAxisId="rate" dataKey={r.key} name={r.key} type="stepAfter" stroke={i === 0 ? 'var(--text)' : failColours[i % failColours.length]} strokeDasharray="4 2" dot={false} connectNulls={false} isAnimationActive={false} />
+          ))}
           {steps.map(({ step, id }) => (
             <ReferenceLine key={`step-${id}-${step.offsetS}`} x={step.offsetS} stroke="var(--text)" strokeDasharray="3 3" label={{ value: formatStep(step), position: 'top', fill: 'var(--text)', fontSize: 11 }} />
           ))}
@@ -165,7 +185,7 @@ export function ThroughputOverTimeChart({ result, views, events, ops = null, hei
               <ReferenceLine key={`ev-${i}`} x={e.fromS} stroke="var(--accent)" label={{ value: e.label, position: 'insideTopLeft', fill: 'var(--muted)', fontSize: 11 }} />
             ),
           )}
-        </AreaChart>
+        </ComposedChart>
       </ChartContainer>
     </ChartFrame>
   );

@@ -26,6 +26,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   reduce: { about: 'raw per-operation files to HdrHistogram interval logs, in constant memory', load: () => import('./reduce.ts') },
   chart: { about: "one of the dashboard's charts as an SVG document, or its data as JSON", load: () => import('./chart.ts') },
   cost: { about: 'monthly cost of a throughput on DynamoDB against a node-priced cluster', load: () => import('./cost.ts') },
+  query: { about: 'SQL (DuckDB) over the loaded results: runs, ops, seconds, latency_buckets, requests, file_<n>', load: () => import('./query.ts') },
 };
 
 export const USAGE = `usage: benchlens <command> [options] [<files-or-folders>...]

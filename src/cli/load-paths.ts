@@ -8,12 +8,17 @@ import { openNodeDb } from '../engine/node-db.ts';
 import { Store } from '../engine/store.ts';
 import type { SummaryOptions } from '../engine/summary.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
+import { isManifest } from '../state/folder-listing.ts';
 import { fileRandomAccess } from './random-access.ts';
+import { fileReport } from '../model/report.ts';
+import { QueryTables, type QueryContext } from '../engine/query-tables.ts';
+import { runUserQuery } from '../engine/user-query.ts';
 
 /**
  * Reading files and folders from disk for the CLI and tests. Inside a folder, files that are not
- * benchmark results at all (READMEs, JSON) are listed as ignored rather than as errors; a file
- * named explicitly must be readable.
+ * benchmark results at all (READMEs, JSON) are listed as ignored rather than as errors, except a
+ * run folder's benchlens.json, which `history` reads for its labels; a file named explicitly must
+ * be readable.
  */
 
 export interface LoadedPaths {
@@ -60,8 +65,9 @@ export async function loadPaths(inputs: readonly string[], options: Pick<ReadOpt
       const size = (await stat(file)).size;
       const outcome: FileOutcome = await readFile(shown, streamFile(file), { ...options, totalBytes: size, randomAccess: fileRandomAccess(file, size) });
       if (isFailed(outcome)) {
-        if (fromWalk && isUnrecognised(outcome)) result.ignored.push(shown);
-        else result.errors.push(...outcome.errors);
+        if (fromWalk && isUnrecognised(outcome)) {
+          if (!isManifest(shown)) result.ignored.push(shown);
+        } else result.errors.push(...outcome.errors);
       } else {
         result.files.push(outcome);
         result.errors.push(...outcome.errors);
@@ -79,4 +85,21 @@ export async function loadAndAnalyse(paths: readonly string[], window: SummaryOp
   // A link's time window applies to the figures, as it does in the app.
   const analysis = analyseStore(store, loaded.errors, loaded.ignored, { window });
   return { loaded, store, analysis };
+}
+
+/**
+ * Reads the paths for SQL over them (the `query` command and its tests): the query tables over
+ * what was read, each CSV-shaped file readable in place by DuckDB from its path.
+ */
+export async function openQuery(paths: readonly string[], options: Pick<ReadOptions, 'csvMappings'> & { window?: SummaryOptions['window'] } = {}) {
+  const { window = null, ...readOptions } = options;
+  const loaded = await loadPaths(paths, readOptions);
+  const db = await openNodeDb();
+  const store = new Store(db);
+  store.addRuns(groupIntoRuns(loaded.files));
+  const analysis = analyseStore(store, loaded.errors, loaded.ignored, { window }, loaded.files.map(fileReport));
+  const tables = new QueryTables(db);
+  const ctx: QueryContext = { store, analysis, window, labels: {}, files: loaded.files.map((f) => ({ path: f.path, format: f.format, handle: { path: path.resolve(f.path) } })) };
+  const never = new AbortController().signal;
+  return { loaded, analysis, run: (sql: string, limit = Infinity) => runUserQuery(db, tables, ctx, sql, limit, never) };
 }

@@ -6,13 +6,17 @@ import { MappingError, parseMapSpec } from '../formats/csv-mapping.ts';
 import { PERCENTILE_KEYS } from '../model/percentiles.ts';
 import { ALL_REQUESTS, type Figures } from '../model/figures.ts';
 import { formatOps } from '../views/format.ts';
+import { checkRules, parseRuleSpec, type NameRules } from '../model/name-rules.ts';
 
-export const USAGE = `usage: benchlens summarize [--json] [--map time=col,latency=col:ms,op=col,ok=col,client=col] <file-or-folder>...
+export const USAGE = `usage: benchlens summarize [--json] [--map time=col,latency=col:ms,op=col,ok=col,client=col]
+    [--group 'REGEX=>NAME']... [--group-ids] <file-or-folder>...
 
 Reads benchmark result files (HdrHistogram logs, .hgrm, YCSB output and raw CSV, per-operation CSV,
 the outputs of the load tools in the README, gzipped or not), groups them into runs (one folder =
 one run) and prints merged figures per run and operation. --map reads every CSV that has the mapped
-latency column with that mapping (units: ns, us, ms, s). Exit code: 0 all read, 1 something was
+latency column with that mapping (units: ns, us, ms, s). --group renames every operation whose name
+matches REGEX to NAME ($1… are its groups; the first matching rule wins) and --group-ids groups the
+IDs in names (numbers, UUIDs, hex, query values); renamed operations are merged exactly. Exit code: 0 all read, 1 something was
 skipped (see errors), 2 bad usage, 3 internal error.`;
 
 function fmt(v: number | null | undefined, digits = 0): string {
@@ -73,7 +77,24 @@ export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const mapAt = argv.indexOf('--map');
   const map = mapAt >= 0 ? argv[mapAt + 1] : undefined;
-  const paths = argv.filter((a, i) => a !== '--json' && (mapAt < 0 || (i !== mapAt && i !== mapAt + 1)));
+  const names: NameRules = { ids: argv.includes('--group-ids'), rules: [] };
+  const taken = new Set<number>();
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] !== '--group') continue;
+    taken.add(i).add(i + 1);
+    const rule = parseRuleSpec(argv[i + 1] ?? '');
+    if ('error' in rule) {
+      console.error(`--group: ${rule.error}\n${USAGE}`);
+      return 2;
+    }
+    names.rules.push(rule);
+  }
+  const { problems } = checkRules(names);
+  if (problems.length > 0) {
+    console.error(`--group: ${problems.join('; ')}\n${USAGE}`);
+    return 2;
+  }
+  const paths = argv.filter((a, i) => a !== '--json' && a !== '--group-ids' && !taken.has(i) && (mapAt < 0 || (i !== mapAt && i !== mapAt + 1)));
   const unknown = paths.filter((a) => a.startsWith('-'));
   if (paths.length === 0 || unknown.length > 0 || (mapAt >= 0 && map === undefined)) {
     console.error(unknown.length ? `unknown option ${unknown.join(', ')}\n${USAGE}` : USAGE);
@@ -90,7 +111,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const loaded = await loadPaths(paths, map !== undefined ? { csvMappings: { any: map } } : {});
   const db = await openNodeDb();
-  const analysis = analyseLoaded(db, loaded);
+  const analysis = analyseLoaded(db, loaded, {}, names);
   if (json) process.stdout.write(`${JSON.stringify(analysis, null, 2)}\n`);
   else printReadable(analysis);
   return analysis.errors.length > 0 ? 1 : 0;

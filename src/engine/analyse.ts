@@ -1,5 +1,7 @@
 import { detectSteps, type Step } from '../analysis/steps.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
+import { NO_NAME_RULES, renamer, type NameRules } from '../model/name-rules.ts';
+import { renamedRuns } from './renamed.ts';
 import { fileReports, type FileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { snapshotLevel, type LinkLevel, type SnapshotRun } from '../state/snapshot.ts';
@@ -87,14 +89,15 @@ function timelineSteps(t: ThroughputSeries): Step[] {
   return detectSteps(t.ok.map((n) => n / bucketS)).map((s) => ({ ...s, offsetS: s.offsetS * bucketS }));
 }
 
-/** Load parsed files into a fresh store and compute every run's figures. */
+/** Load parsed files into a fresh store, their operation names grouped by `names`, and compute every run's figures. */
 export function analyseLoaded(
   db: Db,
   loaded: { files: readonly ParsedFile[]; errors: readonly ParseIssue[]; ignored: readonly string[] },
   options: SummaryOptions = {},
+  names: NameRules = NO_NAME_RULES,
 ): Analysis {
   const store = new Store(db);
-  store.addRuns(groupIntoRuns(loaded.files));
+  store.addRuns(renamedRuns(groupIntoRuns(loaded.files), renamer(names)));
   return analyseStore(store, loaded.errors, loaded.ignored, options, fileReports(loaded.files));
 }
 

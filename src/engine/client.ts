@@ -3,6 +3,7 @@ import type { Analysis } from './analyse.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, Regrouping, ReportRequest, ResponseOf, WorkerEvent, WorkerRequest } from './protocol.ts';
 import type { CompareRequest } from './compare-queries.ts';
 import type { HistoryRequest } from './history-queries.ts';
+import type { RunLabels } from '../state/view-state.ts';
 
 type RequestBody = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 type ResultOf<T extends RequestBody['type']> = ResponseOf[T];
@@ -104,6 +105,17 @@ export class EngineClient {
   /** The report file of the data loaded, as the view shows it. */
   report(window: AnalysisWindow, request: ReportRequest) {
     return this.request<'report'>({ type: 'report', window, ...request }).result;
+  }
+
+  /** SQL over the loaded results; `cancel()` on the handle stops DuckDB's query. */
+  query(sql: string, limit: number, window: AnalysisWindow, labels: Record<string, RunLabels>) {
+    const { id, result } = this.request<'query'>({ type: 'query', sql, limit, window, labels });
+    return { result, cancel: () => void this.request<'cancel'>({ type: 'cancel', target: id }) };
+  }
+
+  /** Every row of the last query's result (the page shows the first ones only). */
+  queryRows() {
+    return this.request<'query-rows'>({ type: 'query-rows' }).result;
   }
 
   terminate(): void {

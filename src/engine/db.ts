@@ -1,5 +1,5 @@
 import type { DuckDBBindings, DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
-import { tableToIPC, type Table } from 'apache-arrow';
+import { tableFromIPC, tableToIPC, type Table } from 'apache-arrow';
 
 /**
  * The one way the rest of the code talks to DuckDB. It wraps the synchronous DuckDB-WASM bindings,
@@ -14,6 +14,38 @@ export type SqlValue = number | string | boolean | null;
 export type Row = Record<string, number | string | boolean | null>;
 
 export class QueryError extends Error {}
+export class CancelledQueryError extends Error {}
+
+/** How long a cancellable query runs before the event loop gets a turn. */
+const YIELD_MS = 50;
+
+/**
+ * The folder registered input files are named under: the one place DuckDB may read once external
+ * access is off. The names exist only in DuckDB-WASM's own file table (a dropped File, a path for
+ * the CLI, a URL the page was given), not on any real file system the page can reach.
+ */
+export const INPUT_DIR = '/input/';
+
+/** What a registered input is read from, in place: a dropped File (browser), a path (CLI), a URL. */
+export type InputHandle = { file: File } | { path: string } | { url: string };
+
+/** DuckDB-WASM's DuckDBDataProtocol values (the enum lives in a module the browser build imports under another name). */
+const PROTOCOL = { NODE_FS: 1, BROWSER_FILEREADER: 2, HTTP: 4 } as const;
+
+/**
+ * Settings that keep every query — the app's and the user's, which a link may carry — inside the
+ * loaded data: no extension is loaded or installed (no httpfs), no file outside INPUT_DIR is read
+ * or written, no URL is fetched except through an input registered by the app, and the
+ * configuration is locked so no query can undo this.
+ */
+const LOCKDOWN_SQL = [
+  'SET autoload_known_extensions = false',
+  'SET autoinstall_known_extensions = false',
+  'SET allow_community_extensions = false',
+  `SET allowed_directories = ['${INPUT_DIR}']`,
+  'SET enable_external_access = false',
+  'SET lock_configuration = true',
+];
 
 function toPlain(value: unknown): number | string | boolean | null {
   if (value === null || value === undefined) return null;
@@ -31,6 +63,46 @@ export class Db {
 
   constructor(readonly bindings: DuckDBBindings) {
     this.conn = bindings.connect();
+    for (const sql of LOCKDOWN_SQL) this.conn.query(sql);
+  }
+
+  /** Makes an input readable by DuckDB as `name` (under INPUT_DIR), read where it lies: nothing is copied. */
+  registerInput(name: string, handle: InputHandle): void {
+    if (!name.startsWith(INPUT_DIR)) throw new RangeError(`${name} is not under ${INPUT_DIR}`);
+    if ('file' in handle) this.bindings.registerFileHandle(name, handle.file, PROTOCOL.BROWSER_FILEREADER, true);
+    else if ('path' in handle) this.bindings.registerFileURL(name, handle.path, PROTOCOL.NODE_FS, false);
+    else this.bindings.registerFileURL(name, handle.url, PROTOCOL.HTTP, false);
+  }
+
+  /**
+   * Runs one statement, giving the event loop a turn every YIELD_MS so that a cancel message can
+   * arrive; `signal` aborted stops DuckDB's query. The result as an Arrow table.
+   */
+  async queryCancellable(sql: string, signal: AbortSignal): Promise<Table> {
+    return this.conn.useUnsafe(async (bindings, conn) => {
+      let header = bindings.startPendingQuery(conn, sql, false);
+      let turn = performance.now();
+      while (header === null) {
+        if (performance.now() - turn > YIELD_MS) {
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          turn = performance.now();
+        }
+        if (signal.aborted) {
+          bindings.cancelPendingQuery(conn);
+          throw new CancelledQueryError('query cancelled');
+        }
+        header = bindings.pollPendingQuery(conn);
+      }
+      // The result's schema, then its batches, as Arrow IPC messages (what DuckDB-WASM's own send() reads).
+      const messages: Uint8Array[] = [header];
+      for (;;) {
+        let batch = bindings.fetchQueryResults(conn);
+        while (batch === null) batch = bindings.fetchQueryResults(conn);
+        if (batch.length === 0) break;
+        messages.push(batch);
+      }
+      return tableFromIPC(messages);
+    });
   }
 
   /** Run a statement with `?` parameters and return plain rows (BigInt converted to number). */

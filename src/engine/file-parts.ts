@@ -2,6 +2,7 @@ import { FURTHER_ERRORS, MAX_ERRORS_PER_FILE } from '../formats/format.ts';
 import { isFailed, isUnrecognised, partPlan, partSeriesOf, type FileOutcome, type PartPlan, type ReadProgress } from '../formats/registry.ts';
 import { mergeCounted } from '../formats/sample-counter.ts';
 import type { ParsedFile, ParseIssue, RawSeries } from '../model/types.ts';
+import { FailureTally } from '../model/failures.ts';
 import { fileChunks } from './input-stream.ts';
 import { attachLevels, levelsAttachedTo, mergeLevels } from './prebuilt-levels.ts';
 import type { InputFile } from './protocol.ts';
@@ -183,6 +184,7 @@ export function mergeParts(parts: readonly FilePart[]): ParsedFile {
   const series = new Map<string, RawSeries>();
   const errors: ParseIssue[] = [];
   const notes = new Set<string>();
+  const failures = new FailureTally();
   let lines = 0;
   let skippedLines = 0;
   let listing = true;
@@ -211,6 +213,7 @@ export function mergeParts(parts: readonly FilePart[]): ParsedFile {
     }
     lines += outcome.lines - preambleLines;
     skippedLines += outcome.skippedLines;
+    failures.addAll(outcome.failures?.counts ?? []);
     for (const s of outcome.series) {
       if (s.kind !== 'raw') throw new TypeError(`${outcome.path}: a part gave ${s.kind} data, which parts cannot be merged from`);
       const key = `${s.client ?? ''}\u0000${s.op}\u0000${s.unit}`;
@@ -226,5 +229,7 @@ export function mergeParts(parts: readonly FilePart[]): ParsedFile {
       series.set(key, merged);
     }
   }
-  return { ...first.outcome, series: [...series.values()], errors, skippedLines, lines };
+  const { failures: _, ...file } = first.outcome;
+  const tallied = failures.of('requests');
+  return { ...file, series: [...series.values()], ...(tallied ? { failures: tallied } : {}), errors, skippedLines, lines };
 }

@@ -1,8 +1,10 @@
 import type { Analysis } from './analyse.ts';
 import type { CsvPreview } from '../formats/csv-mapping.ts';
 import type { FileProvenance } from '../model/report.ts';
+import type { NameRules } from '../model/name-rules.ts';
 import type { Snapshot } from '../state/snapshot.ts';
-import type { ViewState } from '../state/view-state.ts';
+import type { RunLabels, ViewState } from '../state/view-state.ts';
+import type { CellValue, QueryResult } from './user-query.ts';
 import type { ChartQuery, ChartResult } from './chart-queries.ts';
 import type { CompareRequest } from './compare-queries.ts';
 import type { HistoryRequest, HistoryResult } from './history-queries.ts';
@@ -26,8 +28,14 @@ export interface InputFile {
 
 export type { AnalysisWindow };
 
-/** File path → run key, where the user moved a file to another run than its folder's. */
-export type Regrouping = Record<string, string>;
+/**
+ * How loaded files form runs and operations: file path → run key where the user moved a file to
+ * another run than its folder's, and the rules that group operation names (src/model/name-rules.ts).
+ */
+export interface Regrouping {
+  runs: Record<string, string>;
+  names: NameRules;
+}
 
 export interface LoadProgress {
   path: string;
@@ -49,7 +57,11 @@ export type WorkerRequest =
   | { id: number; type: 'load-snapshot'; snapshot: Snapshot }
   | { id: number; type: 'compare'; request: CompareRequest }
   | { id: number; type: 'history'; request: HistoryRequest }
-  | ({ id: number; type: 'report'; window: AnalysisWindow } & ReportRequest);
+  | ({ id: number; type: 'report'; window: AnalysisWindow } & ReportRequest)
+  /** The user's SQL over the query tables (src/engine/query-tables.ts), kept in step with this window and these labels. */
+  | { id: number; type: 'query'; sql: string; limit: number; window: AnalysisWindow; labels: Record<string, RunLabels> }
+  /** Every row of the last query's result, for export. */
+  | { id: number; type: 'query-rows' };
 
 /** What the page adds to the engine's data for a report file (src/report/build-report.ts). */
 export interface ReportRequest {
@@ -82,6 +94,8 @@ export interface ResponseOf {
   report: string;
   compare: CompareResult;
   history: HistoryResult;
+  query: QueryResult;
+  'query-rows': { columns: string[]; rows: CellValue[][] };
 }
 
 export type WorkerEvent =

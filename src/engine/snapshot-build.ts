@@ -38,7 +38,7 @@ export function buildSnapshot(store: Store, analysis: Analysis, visibleKeys?: Re
     if (!summary || !opSummary || !b || !stats || opSummary.mean === null || opSummary.stddev === null || stats.values.some((v) => v === null)) return;
     let run = runs.get(m.run.key);
     if (!run) {
-      const { id: _id, ops: _ops, allRequests: _all, paths: _paths, steps: _steps, partial: _partial, dir, ...meta } = summary;
+      const { id: _id, ops: _ops, allRequests: _all, paths: _paths, steps: _steps, partial: _partial, failures: _failures, failuresFrom: _from, dir, ...meta } = summary;
       run = { ...meta, key: dir, ops: {} };
       runs.set(m.run.key, run);
     }

@@ -4,6 +4,7 @@ import type { RunData } from '../model/grouping.ts';
 import { opKind } from '../model/naming.ts';
 import type {
   DistributionSeries,
+  FileFailures,
   HdrPrecision,
   IntervalSummarySeries,
   HistogramSeries,
@@ -64,6 +65,8 @@ export interface RunInfo {
   label: string;
   paths: string[];
   clients: ClientInfo[];
+  /** Failed requests by cause, as its files tally them. */
+  failures: FileFailures[];
   /** A run from a comparison (link or file): its run-level figures as they were computed. */
   fixed?: SnapshotRun;
 }
@@ -237,6 +240,7 @@ export class Store {
           overall: c.overall,
           status: c.status,
         })),
+        failures: run.failures,
       });
       for (const client of run.clients) {
         for (const { file, data } of client.series) {
@@ -315,7 +319,7 @@ export class Store {
     this.carriedView = snapshot.view ?? null;
     for (const r of snapshot.runs) {
       const runId = this.runs.length;
-      this.runs.push({ id: runId, key: r.key, label: r.label, paths: [], clients: [], fixed: r });
+      this.runs.push({ id: runId, key: r.key, label: r.label, paths: [], clients: [], failures: [], fixed: r });
       for (const [op, o] of Object.entries(r.ops)) {
         const b = snapshotBuckets(o);
         const id = this.series.length;

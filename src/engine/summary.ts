@@ -1,5 +1,6 @@
 import { minFromDistribution, percentileFromDistribution, summable, sumDistributions } from '../model/distribution.ts';
-import { opKind } from '../model/naming.ts';
+import { baseOp, opKind } from '../model/naming.ts';
+import { runFailures } from '../model/failures.ts';
 import { setOwn } from '../model/own.ts';
 import { toMicros } from '../model/numbers.ts';
 import type { DistributionSeries, LatencyUnit, OpKind } from '../model/types.ts';
@@ -243,6 +244,28 @@ function withCarriedMoments(f: Figures, m: MergeGroup): Figures {
   return moments ? { ...f, ...moments } : f;
 }
 
+/**
+ * The run's failures by cause, of the whole run whatever the window: its files' tallies, and what its
+ * counted `-FAILED` series hold beyond them (src/model/failures.ts). They are a report's when a
+ * tally is (vegeta's `status_codes`, Locust's failures file), or when what no tally explains comes
+ * from a series that is not per-request data (a summary, a periodic report).
+ */
+function failuresOf(run: RunInfo, groups: readonly MergeGroup[]): Pick<RunSummary, 'failures' | 'failuresFrom'> {
+  const counts = run.failures.flatMap((f) => f.counts);
+  const tallied = new Map<string, number>();
+  for (const c of counts) tallied.set(c.op, (tallied.get(c.op) ?? 0) + c.count);
+  const failed = new Map<string, number>();
+  let reported = run.failures.some((f) => f.from === 'report');
+  for (const g of groups) {
+    if (g.run !== run || opKind(g.op) !== 'failed') continue;
+    const op = baseOp(g.op);
+    const count = g.series.reduce((a, s) => a + s.count, 0);
+    failed.set(op, count);
+    if (count > (tallied.get(op) ?? 0) && !g.series.every(dbBacked)) reported = true;
+  }
+  return { failures: runFailures(counts, failed), failuresFrom: reported ? 'report' : 'requests' };
+}
+
 /** Each run's extent: every op/failed series with time, whatever was chosen for latency. */
 function extentsByRun(store: Store) {
   return new Map(runExtents(store, timelineSeries(store.series)).map((e) => [e.g, e]));
@@ -412,6 +435,8 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
         totalOps: f.totalOps,
         ops,
         allRequests,
+        failures: [],
+        failuresFrom: 'requests',
       };
     }
 
@@ -468,6 +493,7 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
       totalOps: throughputOps,
       ops,
       allRequests,
+      ...failuresOf(run, mergedGroup),
     };
   });
   return runs;

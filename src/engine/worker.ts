@@ -2,6 +2,8 @@
 import { CancelledError, isFailed, isUnrecognised, type FileOutcome, type ReadProgress } from '../formats/registry.ts';
 import type { CsvPreview } from '../formats/csv-mapping.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
+import { NO_NAME_RULES, renamer } from '../model/name-rules.ts';
+import { renamedRuns } from './renamed.ts';
 import { fileReports } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { analyseStore } from './analyse.ts';
@@ -16,9 +18,13 @@ import { MAX_PARSE_WORKERS, parseHere, ParsePool, parseWorkerCount, type ParseFi
 import { PART_MIN_BYTES, readInParts } from './file-parts.ts';
 import { buildSnapshot } from './snapshot-build.ts';
 import { comparisonFileToSnapshot, looksLikeComparisonFile, type Snapshot } from '../state/snapshot.ts';
+import { isManifest } from '../state/folder-listing.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, LoadResult, Regrouping, WorkerEvent, WorkerRequest } from './protocol.ts';
 import { Store } from './store.ts';
 import { RequestQueue } from './request-queue.ts';
+import { QueryTables } from './query-tables.ts';
+import { resultRows, runUserQuery } from './user-query.ts';
+import type { Table } from 'apache-arrow';
 
 /**
  * The engine worker: reads files (streamed, never copied whole into memory), parses them, loads
@@ -39,12 +45,17 @@ const ready = (async () => {
 ready.catch((e: unknown) => post({ id: 0, type: 'fatal', message: `the query engine failed to start: ${String(e)}` }));
 
 let parsed: ParsedFile[] = [];
+/** Each loaded input by path: where DuckDB can read it in place for `file_<n>` and `requests`. */
+const inputsByPath = new Map<string, InputFile>();
+/** The query tables (created with the store) and the last query's whole result, for its export. */
+let queryTables: QueryTables | null = null;
+let lastResult: Table | null = null;
 /** Input bytes behind each parsed file, for saying how much input fits in the engine. */
 const inputBytes = new Map<string, number>();
 let fileErrors: ParseIssue[] = [];
-/** Files that are not benchmark results at all (a README in a dropped folder): listed, not errors. */
+/** Files that are not benchmark results at all (a README in a dropped folder): listed, not errors; a folder's manifest is not one. */
 let ignored: string[] = [];
-let regrouping: Regrouping = {};
+let regrouping: Regrouping = { runs: {}, names: NO_NAME_RULES };
 /** Kept from load to load, so that a load finds its parse workers started and their code hot. */
 let parsePool: ParsePool | null = null;
 
@@ -61,12 +72,12 @@ function engineMemoryBytes(store: Store): number {
 }
 
 function analyse(store: Store, window: AnalysisWindow) {
-  return analyseStore(store, fileErrors, ignored, { window }, fileReports(parsed, regrouping));
+  return analyseStore(store, fileErrors, ignored, { window }, fileReports(parsed, regrouping.runs));
 }
 
 function rebuild(store: Store): void {
   store.clear();
-  store.addRuns(groupIntoRuns(parsed, regrouping));
+  store.addRuns(renamedRuns(groupIntoRuns(parsed, regrouping.runs), renamer(regrouping.names)));
 }
 
 function streamToBody(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
@@ -130,6 +141,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
     parsed = [];
     fileErrors = [];
     ignored = [];
+    inputsByPath.clear();
   }
   const loadedFiles: string[] = [];
   const unmapped: CsvPreview[] = [];
@@ -160,7 +172,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
         const { outcome } = contents;
         const store = await storeReady;
         if (isFailed(outcome) && isUnrecognised(outcome)) {
-          ignored.push(input.path);
+          if (!isManifest(input.path)) ignored.push(input.path);
           if (outcome.csv) unmapped.push(outcome.csv);
           progress.report({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true);
         } else if (isFailed(outcome)) {
@@ -181,6 +193,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
             break;
           }
           parsed = kept.concat(outcome);
+          inputsByPath.set(outcome.path, input);
           // Read now (a table the user has mapped since): no longer one that was passed over.
           ignored = ignored.filter((p) => p !== outcome.path);
           // Built now, while the parse workers read the next files, instead of all at the end.
@@ -212,7 +225,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
   }
   rebuild(store);
   // The figures first: the throughput timelines and their steps take as long again.
-  post({ id, type: 'summary', analysis: analyseStore(store, fileErrors, ignored, { window }, fileReports(parsed, regrouping), 'pending') });
+  post({ id, type: 'summary', analysis: analyseStore(store, fileErrors, ignored, { window }, fileReports(parsed, regrouping.runs), 'pending') });
   return { analysis: analyse(store, window), loadedFiles, cancelled, unmapped };
 }
 
@@ -225,6 +238,7 @@ async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: A
       rebuild(store);
       return analyse(store, req.window);
     case 'clear':
+      inputsByPath.clear();
       parsed = [];
       fileErrors = [];
       ignored = [];
@@ -247,6 +261,20 @@ async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: A
       const { type: _, id: _id, window, ...options } = req;
       return buildReport(store, analyse(store, window), { ...options, parsed });
     }
+    case 'query': {
+      queryTables ??= new QueryTables(store.db);
+      const files = parsed.map((f) => {
+        const input = inputsByPath.get(f.path);
+        return { path: f.path, format: f.format, handle: input?.file ? { file: input.file } : input?.url ? { url: input.url } : null };
+      });
+      const ctx = { store, analysis: analyse(store, req.window), window: req.window, labels: req.labels, files };
+      lastResult = null;
+      const { result, table } = await runUserQuery(store.db, queryTables, ctx, req.sql, req.limit, signal);
+      lastResult = table;
+      return result;
+    }
+    case 'query-rows':
+      return { columns: lastResult?.schema.fields.map((f) => f.name) ?? [], rows: lastResult ? resultRows(lastResult) : [] };
     case 'load-snapshot':
       parsed = [];
       fileErrors = [];

@@ -2,6 +2,7 @@ import { MAX_EPOCH_MS } from '../model/numbers.ts';
 import type { ParsedFile, ProducerInfo, RawSeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { SampleCounter } from './sample-counter.ts';
+import { FailureTally } from '../model/failures.ts';
 
 /**
  * Gatling's `simulation.log`, the text file Gatling 2.0–3.12 write (LogFileDataWriter): one
@@ -21,7 +22,8 @@ import { SampleCounter } from './sample-counter.ts';
  *   writes the log format's "2.0").
  *
  * Groups are a comma-separated path; a request inside groups is reported as `Group / Sub / name`,
- * as Gatling's reports show it. KO requests form `<name>-FAILED`. USER, GROUP (a group's own
+ * as Gatling's reports show it. KO requests form `<name>-FAILED`, tallied by
+ * status `KO` and their message as written. USER, GROUP (a group's own
  * duration, which includes pauses: not a request), ASSERTION and ERROR records (errors outside
  * any request, counted in the producer settings) hold no request latency.
  *
@@ -52,6 +54,8 @@ interface RequestFields {
   start: string;
   end: string;
   status: string;
+  /** The KO message, as written (empty for OK). */
+  message: string;
 }
 
 /** The request fields of a REQUEST record in any of the layouts above, or null. */
@@ -59,15 +63,15 @@ function requestFields(f: string[]): RequestFields | null {
   const at = (i: number) => f[i] ?? '';
   if (at(0) === 'REQUEST') {
     // 3.4–3.12: exactly 7 fields (the message is sanitised of tabs and never absent).
-    if (f.length === 7 && STATUS.has(at(5))) return { groups: at(1), name: at(2), start: at(3), end: at(4), status: at(5) };
+    if (f.length === 7 && STATUS.has(at(5))) return { groups: at(1), name: at(2), start: at(3), end: at(4), status: at(5), message: at(6) };
     // 3.0–3.3: a user id first.
-    if (f.length === 8 && INTEGER.test(at(1)) && STATUS.has(at(6))) return { groups: at(2), name: at(3), start: at(4), end: at(5), status: at(6) };
+    if (f.length === 8 && INTEGER.test(at(1)) && STATUS.has(at(6))) return { groups: at(2), name: at(3), start: at(4), end: at(5), status: at(6), message: at(7) };
     // 2.2–2.3: scenario and user id; extra info may follow the message.
-    if (f.length >= 9 && INTEGER.test(at(2)) && STATUS.has(at(7))) return { groups: at(3), name: at(4), start: at(5), end: at(6), status: at(7) };
+    if (f.length >= 9 && INTEGER.test(at(2)) && STATUS.has(at(7))) return { groups: at(3), name: at(4), start: at(5), end: at(6), status: at(7), message: at(8) };
     return null;
   }
   // 2.0–2.1: request start … response end.
-  if (at(2) === 'REQUEST' && f.length >= 11 && STATUS.has(at(9))) return { groups: at(3), name: at(4), start: at(5), end: at(8), status: at(9) };
+  if (at(2) === 'REQUEST' && f.length >= 11 && STATUS.has(at(9))) return { groups: at(3), name: at(4), start: at(5), end: at(8), status: at(9), message: at(10) };
   return null;
 }
 
@@ -75,6 +79,7 @@ class GatlingParser implements LineParser {
   private readonly issues: IssueLog;
   private readonly ops = new Map<string, number>();
   private readonly counter = new SampleCounter();
+  private readonly failures = new FailureTally();
   private lines = 0;
   private producer: ProducerInfo | null = null;
   private runLine = 0;
@@ -151,6 +156,7 @@ class GatlingParser implements LineParser {
     if (end < start) return this.issues.skip(lineNo, `request ends (${r.end}) before it starts (${r.start})`);
     const path = r.groups.length > 0 ? `${r.groups.split(',').join(' / ')} / ${r.name}` : r.name;
     const op = r.status === 'KO' ? `${path}-FAILED` : path;
+    if (r.status === 'KO') this.failures.add(path, r.status, r.message);
     let index = this.ops.get(op);
     if (index === undefined) {
       index = this.ops.size;
@@ -164,7 +170,8 @@ class GatlingParser implements LineParser {
     const counted = this.counter.finish(this.ops.size);
     const series: RawSeries[] = [...this.ops.keys()].map((op, i) => ({ kind: 'raw', op, unit: 'us', ...counted[i]! }));
     if (!this.binary && series.length === 0) this.issues.note(0, 'no REQUEST records found');
-    const file: ParsedFile = { path: this.path, format: 'gatling', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const failures = this.failures.of('requests');
+    const file: ParsedFile = { path: this.path, format: 'gatling', series, ...(failures ? { failures } : {}), errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
     if (this.producer) {
       const producer = this.errorRecords > 0 ? { ...this.producer, settings: { ...this.producer.settings, 'ERROR records': String(this.errorRecords) } } : this.producer;
       file.producer = producer;

@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import type { LatencyUnit, ParsedFile, RawSeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type FormatOptions, type LineParser } from './format.ts';
 import { SampleCounter } from './sample-counter.ts';
+import { FailureTally } from '../model/failures.ts';
 import { isFailure, isNotOk, parseTimestampMs, ROLE_PATTERNS, toStoredLatency, unitFromHeader, type Role } from './csv-columns.ts';
 import { CHECK_ROWS, mappingProblem } from './csv-mapping.ts';
 
@@ -9,7 +10,7 @@ import { CHECK_ROWS, mappingProblem } from './csv-mapping.ts';
  * Any per-operation CSV with a header row (JMeter's JTL CSV, custom load generators): columns for
  * time, latency, operation, status and client are recognised by their header names, and can be
  * named explicitly. Latencies become integer µs (ns stays ns) so percentiles remain exact; failed
- * operations go to `<OP>-FAILED` series as YCSB reports them.
+ * operations go to `<OP>-FAILED` series as YCSB reports them, tallied by their status cell as written.
  */
 
 class GenericCsvParser implements LineParser {
@@ -23,6 +24,7 @@ class GenericCsvParser implements LineParser {
   private readonly seriesIndex = new Map<string, number>();
   private readonly seriesKeys: { client?: string; op: string }[] = [];
   private readonly counter: SampleCounter;
+  private readonly failures = new FailureTally();
   private lines = 0;
 
   constructor(
@@ -120,7 +122,10 @@ class GenericCsvParser implements LineParser {
     let op = this.index.op !== undefined ? (fields[this.index.op] ?? '').trim() || 'OP' : 'OP';
     if (this.index.status !== undefined) {
       const status = fields[this.index.status] ?? '';
-      if (this.options.mapping ? isNotOk(status) : isFailure(status, header[this.index.status] ?? '')) op += '-FAILED';
+      if (this.options.mapping ? isNotOk(status) : isFailure(status, header[this.index.status] ?? '')) {
+        this.failures.add(op, status, null);
+        op += '-FAILED';
+      }
     }
     const client = this.index.client !== undefined ? (fields[this.index.client] ?? '').trim() || undefined : undefined;
     const key = `${client ?? ''}\u0000${op}`;
@@ -144,10 +149,12 @@ class GenericCsvParser implements LineParser {
       ...(c.client !== undefined ? { client: c.client } : {}),
     }));
     if (series.length === 0 && this.header && !this.refused) this.issues.note(0, 'no rows with a latency found');
+    const failures = this.failures.of('requests');
     return {
       path: this.path,
       format: 'generic-csv',
       series,
+      ...(failures ? { failures } : {}),
       errors: this.issues.errors,
       skippedLines: this.issues.skippedLines,
       lines: this.lines,

@@ -3,13 +3,15 @@ import type { ParsedFile, RawSeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { RecordJoiner, splitRecord } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
+import { FailureTally } from '../model/failures.ts';
 
 /**
  * JMeter's result files (JTL), CSV or XML (`jmeter.save.saveservice.output_format`).
  *
  * Each sample is one raw sample of its label: latency = `elapsed` / `t` (whole ms, stored as µs),
  * time = `timeStamp` / `ts` (epoch ms, the sample's start by default), failed (`success` false) →
- * `<label>-FAILED`. `Latency` / `lt` (time to first byte) becomes `<label> (first byte)` for the
+ * `<label>-FAILED`, tallied by cause: status `responseCode` / `rc`, message `failureMessage` (an
+ * assertion's) or else `responseMessage` / `rm`. `Latency` / `lt` (time to first byte) becomes `<label> (first byte)` for the
  * successful samples — what JMeter's "Latencies over time" shows beside the response times; a
  * derived view of the same samples, never counted as throughput again, and left out for a label
  * whose every Latency is 0 (samplers that do not measure it write 0). The `Hostname` / `hn`
@@ -106,6 +108,9 @@ interface Columns {
   latency?: number;
   host?: number;
   sampleCount?: number;
+  responseCode?: number;
+  responseMessage?: number;
+  failureMessage?: number;
 }
 
 function columnsOf(header: readonly string[]): Columns {
@@ -124,6 +129,9 @@ function columnsOf(header: readonly string[]): Columns {
   set('latency', at('Latency'));
   set('host', at('Hostname'));
   set('sampleCount', at('SampleCount'));
+  set('responseCode', at('responseCode'));
+  set('responseMessage', at('responseMessage'));
+  set('failureMessage', at('failureMessage'));
   return c;
 }
 
@@ -188,6 +196,7 @@ interface SeriesKey {
 class JmeterParser implements LineParser {
   private readonly issues: IssueLog;
   private readonly counter = new SampleCounter();
+  private readonly failures = new FailureTally();
   private readonly seriesIndex = new Map<string, number>();
   private readonly seriesKeys: SeriesKey[] = [];
   /** Series holding a first-byte value above 0. */
@@ -287,6 +296,10 @@ class JmeterParser implements LineParser {
     }
     const label = c.label !== undefined ? (f[c.label] ?? '') : '';
     const host = c.host !== undefined ? (f[c.host] ?? '').trim() : '';
+    if (!ok) {
+      const field = (i: number | undefined) => (i === undefined ? null : (f[i] ?? null));
+      this.failures.add(label, field(c.responseCode), field(c.failureMessage) || field(c.responseMessage));
+    }
     this.add(label, ok, host, time, latency, firstByte);
   }
 
@@ -418,6 +431,8 @@ class JmeterParser implements LineParser {
       firstByte = msToMicros(lt);
       if (firstByte === null) return this.issues.skip(lineNo, `lt="${lt.slice(0, 40)}" is not a whole number of ms`, 'lt');
     }
+    // An assertion's failureMessage is a child element, which is not read: `rm` is the message.
+    if (!ok) this.failures.add(a.get('lb') ?? '', a.get('rc') ?? null, a.get('rm') ?? null);
     this.add(a.get('lb') ?? '', ok, (a.get('hn') ?? '').trim(), time, latency, firstByte);
   }
 
@@ -460,7 +475,8 @@ class JmeterParser implements LineParser {
       series.push({ kind: 'raw', op: k.op, unit: 'us', ...counted[i]!, ...(k.client !== undefined ? { client: k.client } : {}) });
     });
     if (series.length === 0) this.issues.note(0, 'no samples found');
-    return { path: this.path, format: 'jmeter', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines, producer: { tool: 'JMeter', settings: { format: this.mode === 'xml' ? 'XML' : 'CSV' } } };
+    const failures = this.failures.of('requests');
+    return { path: this.path, format: 'jmeter', series, ...(failures ? { failures } : {}), errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines, producer: { tool: 'JMeter', settings: { format: this.mode === 'xml' ? 'XML' : 'CSV' } } };
   }
 }
 

@@ -8,6 +8,7 @@ import { isObject, parseJson } from './json-values.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { QuotedLines } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
+import { FailureTally } from '../model/failures.ts';
 
 /**
  * k6's outputs (grafana/k6): `--out csv`, `--out json` and the end-of-test summary as JSON
@@ -33,7 +34,8 @@ import { SampleCounter } from './sample-counter.ts';
  *   when it is the URL, `METHOD URL`, so that a GET and a POST to one URL stay apart. A failed request
  *   — `expected_response=false` (k6 ≥ 0.31: outside the script's expected statuses, 200–399 by
  *   default), or without that tag an HTTP status of 0 or ≥ 400, a gRPC status other than 0 (OK), a
- *   WebSocket handshake other than 101, or any `error_code` — is `<operation>-FAILED`.
+ *   WebSocket handshake other than 101, or any `error_code` — is `<operation>-FAILED`, tallied by
+ *   its `status` and `error_code` tags as written (src/model/failures.ts).
  * - Values: `metric_value` / `value` is ms (k6 converts each time.Duration to float ms), written with
  *   `%f` (six decimals) in the CSV and as Go's shortest float in the JSON; six decimals of ms are whole
  *   ns, so samples are kept exactly in ns.
@@ -147,6 +149,7 @@ class K6Parser implements LineParser {
   private readonly seriesIndex = new Map<string, number>();
   private readonly seriesKeys: { tier: Tier; op: string }[] = [];
   private readonly counter = new SampleCounter();
+  private readonly failures = new FailureTally();
   /** CSV records whose quoted fields span lines, joined. */
   private readonly quoted: QuotedLines;
   private document: { text: string; line: number; lines: number; overflow: boolean } | null = null;
@@ -260,6 +263,7 @@ class K6Parser implements LineParser {
     const { op, failed } = operation(metric, tier, tags);
     if (metric === WAITING && failed) return;
     const name = metric === WAITING ? `${op}${FIRST_BYTE}` : failed ? `${op}-FAILED` : op;
+    if (failed && metric !== WAITING) this.failures.add(op, tags.status, tags.errorCode);
     const key = `${tier}\u0000${name}`;
     let index = this.seriesIndex.get(key);
     if (index === undefined) {
@@ -377,7 +381,8 @@ class K6Parser implements LineParser {
     if (series.length === 0 && this.issues.errors.length === 0) {
       this.issues.note(0, this.mode === 'csv' || this.mode === 'ndjson' ? 'no request, custom time trend or iteration samples found' : 'no k6 output found');
     }
-    const file: ParsedFile = { path: this.path, format: 'k6', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const failures = this.failures.of('requests');
+    const file: ParsedFile = { path: this.path, format: 'k6', series, ...(failures ? { failures } : {}), errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
     if (this.mode !== null) file.producer = this.producer();
     return file;
   }

@@ -4,6 +4,7 @@ import type { IntervalSummaryRow, IntervalSummarySeries, OverallSummary, ParsedF
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { RecordJoiner } from './quoted-records.ts';
+import { FailureTally } from '../model/failures.ts';
 
 /**
  * Locust's `--csv=PREFIX` files (locust/stats.py, StatsCSV and StatsCSVFileWriter):
@@ -24,7 +25,8 @@ import { RecordJoiner } from './quoted-records.ts';
  *   from them would be wrong. Its last row per name is cumulative over the whole run: its `Total …`
  *   count, failures, median, average, min and max become that name's whole-run summary (above).
  * - `PREFIX_failures.csv` (Method, Name, Error, Occurrences): the failure counts per name →
- *   `<name>-FAILED` summaries with a count only (the same series stats.csv gives; the engine keeps one).
+ *   `<name>-FAILED` summaries with a count only (the same series stats.csv gives; the engine keeps one),
+ *   and the failures by their Error, as Locust counted them (no status: Locust writes none).
  * - `PREFIX_exceptions.csv` (Count, Message, Traceback, Nodes): errors in the test code, not
  *   requests: recognised, nothing to measure.
  * - Locust before 0.14: `PREFIX_requests.csv` (Method, Name, # requests, …) and
@@ -56,6 +58,7 @@ const NAMES = {
   max: ['Total Max Response Time', 'Max Response Time', 'Max response time'],
   rps: ['Requests/s'],
   occurrences: ['Occurrences'],
+  error: ['Error'],
   traceback: ['Traceback'],
 } as const;
 type Role = keyof typeof NAMES;
@@ -126,6 +129,8 @@ class LocustParser implements LineParser {
   /** stats.csv / requests.csv: each name once. */
   private readonly seen = new Set<string>();
   private readonly failureCounts = new Map<string, number>();
+  /** The failures file's rows by their Error, as Locust counted them. */
+  private readonly causes = new FailureTally();
   private readonly intervals = new Map<string, IntervalSummarySeries>();
   private readonly history = new Map<string, HistoryState>();
   /** The history's previous distinct timestamp (s) and the one being read. */
@@ -251,6 +256,7 @@ class LocustParser implements LineParser {
     const name = this.field(fields, 'name') ?? '';
     const op = `${type === '' || type === 'None' ? name : `${type} ${name}`}-FAILED`;
     this.failureCounts.set(op, (this.failureCounts.get(op) ?? 0) + occurrences);
+    this.causes.add(op.slice(0, -'-FAILED'.length), null, this.field(fields, 'error') ?? null, occurrences);
   }
 
   private historyRow(fields: string[], op: string, aggregate: boolean, lineNo: number): void {
@@ -347,6 +353,8 @@ class LocustParser implements LineParser {
     // A file with no Locust header (cut before its first line ended) says nothing of the tool or a client.
     if (!this.header) return file;
     file.producer = { tool: 'Locust', settings: { file: this.kind === 'history' ? 'stats history' : (this.kind ?? 'unknown') } };
+    const causes = this.causes.of('report');
+    if (causes) file.failures = causes;
     if (this.overall) file.overall = this.overall;
     const name = withoutCompression(baseName(this.path));
     if (SUFFIX.test(name)) {

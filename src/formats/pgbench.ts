@@ -1,5 +1,6 @@
 import { MAX_EPOCH_MS, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
+import { FailureTally } from '../model/failures.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { SampleCounter } from './sample-counter.ts';
@@ -125,6 +126,8 @@ class TransactionLog {
   private readonly counter = new SampleCounter();
   private readonly seriesIndex = new Map<string, number>();
   private readonly failed = new Map<string, FailedSeconds>();
+  /** Failed and skipped transactions by the word the log writes in place of their latency. */
+  readonly failures = new FailureTally();
   private readonly lastTransaction = new Map<string, number>();
   /** Transaction numbers a client skipped: only `--sampling-rate` leaves gaps (failed and skipped ones are logged). */
   private unlogged = 0;
@@ -202,6 +205,7 @@ class TransactionLog {
     const timeMs = second * 1000 + Math.floor(Number(usText) / 1000);
     if (time === SKIPPED || FAILURES.has(time)) {
       this.countFailed(`${op}-FAILED`, second, lineNo);
+      this.failures.add(op, time, null);
       return;
     }
     const latency = Number(time);
@@ -650,6 +654,8 @@ class PgbenchParser implements LineParser {
     const read = this.reader?.finish();
     const file: ParsedFile = { path: this.path, format: 'pgbench', series: read?.series ?? [], errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
     if (read?.producer) file.producer = read.producer;
+    const failures = this.reader instanceof TransactionLog ? this.reader.failures.of('requests') : undefined;
+    if (failures) file.failures = failures;
     if (!read) this.issues.note(0, 'no pgbench output found');
     return file;
   }

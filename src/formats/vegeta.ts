@@ -7,6 +7,7 @@ import { isObject, parseJson } from './json-values.ts';
 import { QuotedLines } from './quoted-records.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { SampleCounter } from './sample-counter.ts';
+import { FailureTally } from '../model/failures.ts';
 
 /**
  * vegeta's outputs (tsenart/vegeta, lib/results.go and lib/reporters.go of v12):
@@ -28,7 +29,9 @@ import { SampleCounter } from './sample-counter.ts';
  *   vegeta's t-digest estimates over all requests, failed ones included (vegeta keeps no other):
  *   `requests` counts the 2xx/3xx responses (from `status_codes`), `requests-FAILED` the rest, and
  *   the latencies go to `requests (including failures)` with every request's count (src/formats/
- *   outcomes.ts) — to `requests` only when none failed, to `requests-FAILED` when all did.
+ *   outcomes.ts) — to `requests` only when none failed, to `requests-FAILED` when all did. The
+ *   failures are tallied by the failing codes of `status_codes` (the report's counts; its `errors`
+ *   list has none); results' failures by `code` and `error` as written.
  * - `vegeta report` (text): the same figures as Go durations rounded to the next smaller unit
  *   (`1.825ms`, `214.519µs`, `1m2.5s`); older versions print fewer latency columns, which are read
  *   by the labels in brackets. A file with several reports (one per attacker, appended) keeps each
@@ -94,6 +97,8 @@ interface Report {
   line: number;
   requests: number | null;
   successes: number | null;
+  /** Responses of each failing code (`status_codes`), as the report counts them. */
+  failedCodes: Record<string, number>;
   latencies: Record<string, number>;
   settings: Record<string, string>;
 }
@@ -110,6 +115,9 @@ class VegetaParser implements LineParser {
   private readonly seriesKeys: { attack: string; method: string; url: string; failed: boolean }[] = [];
   private readonly attacks = new Set<string>();
   private readonly counter = new SampleCounter();
+  /** Failed results by cause, keyed by their series' index until the operations are named. */
+  private readonly failedBySeries = new FailureTally();
+  private readonly failures = new FailureTally();
   private readonly reports: Report[] = [];
   /** CSV records whose quoted fields span lines, joined. */
   private readonly quoted: QuotedLines;
@@ -202,6 +210,7 @@ class VegetaParser implements LineParser {
       this.seriesKeys.push({ attack: r.attack, method: r.method, url: r.url, failed });
       this.attacks.add(r.attack);
     }
+    if (failed) this.failedBySeries.add(String(index), String(r.code), r.error);
     this.counter.add(index, r.timeMs, r.latencyNs);
   }
 
@@ -239,11 +248,13 @@ class VegetaParser implements LineParser {
     const total = source.total;
     if (typeof total === 'number' && Number.isSafeInteger(total) && total >= 0 && requests > 0) latencies.mean = total / requests;
     let successes: number | null = null;
+    const failedCodes: Record<string, number> = {};
     if (isObject(value.status_codes)) {
       successes = 0;
       for (const [code, n] of Object.entries(value.status_codes)) {
         if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) return this.issues.skip(lineNo, `status_codes["${code.slice(0, 10)}"] is not a count`);
         if (isSuccessCode(Number(code))) successes += n;
+        else failedCodes[code] = (failedCodes[code] ?? 0) + n;
       }
     } else if (typeof value.success === 'number' && value.success >= 0 && value.success <= 1) {
       // A ratio of two integers: the nearest integer to ratio × requests is the count it came from.
@@ -255,7 +266,7 @@ class VegetaParser implements LineParser {
       if (typeof v === 'string' || typeof v === 'number') settings[key] = String(v);
     }
     if (Array.isArray(value.errors) && value.errors.length > 0) settings.errors = value.errors.filter((e) => typeof e === 'string').join(' | ').slice(0, 300);
-    this.reports.push({ line: lineNo, requests, successes, latencies, settings });
+    this.reports.push({ line: lineNo, requests, successes, failedCodes, latencies, settings });
   }
 
   private reportTextLine(t: string, lineNo: number): void {
@@ -266,7 +277,7 @@ class VegetaParser implements LineParser {
       return;
     }
     const [, name = '', labelText = '', valueText = ''] = m;
-    if (name === 'Requests') this.reports.push({ line: lineNo, requests: null, successes: null, latencies: {}, settings: {} });
+    if (name === 'Requests') this.reports.push({ line: lineNo, requests: null, successes: null, failedCodes: {}, latencies: {}, settings: {} });
     const report = this.reports[this.reports.length - 1];
     if (!report) return this.issues.skip(lineNo, `"${name}" before the report's Requests line`);
     if (name === 'Status Codes') return this.statusCodes(report, valueText, lineNo);
@@ -295,6 +306,7 @@ class VegetaParser implements LineParser {
       const n = m ? parseNonNegativeInteger(m[2] ?? '') : null;
       if (!m || n === null) return this.issues.skip(lineNo, `status code count "${entry.slice(0, 40)}" is not code:count`);
       if (isSuccessCode(Number(m[1]))) successes += n;
+      else report.failedCodes[m[1] as string] = (report.failedCodes[m[1] as string] ?? 0) + n;
     }
     report.successes = successes;
   }
@@ -307,6 +319,8 @@ class VegetaParser implements LineParser {
     const series: LatencySeries[] = [...this.resultSeries(), ...this.reportSeries()];
     if (series.length === 0 && this.mode !== 'gob') this.issues.note(0, 'no vegeta results or report found');
     const file: ParsedFile = { path: this.path, format: 'vegeta', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const failures = this.failures.of(this.seriesKeys.length > 0 ? 'requests' : 'report');
+    if (failures) file.failures = failures;
     const producer = this.producer();
     if (producer) file.producer = producer;
     return file;
@@ -328,12 +342,15 @@ class VegetaParser implements LineParser {
 
   private resultSeries(): RawSeries[] {
     const counted = this.counter.finish(this.seriesKeys.length);
-    const prefixAttack = this.attacks.size > 1;
-    return this.seriesKeys.map((k, i) => {
-      const target = k.method && k.url ? `${k.method} ${k.url}` : k.url || k.attack || 'request';
-      const op = prefixAttack && target !== k.attack ? `${k.attack || '(unnamed)'}: ${target}` : target;
-      return { kind: 'raw', op: k.failed ? `${op}-FAILED` : op, unit: 'ns', ...counted[i]! };
-    });
+    const ops = this.seriesKeys.map((_, i) => this.operationOf(i));
+    this.failures.addAll(this.failedBySeries.list(), (i) => ops[Number(i)] as string);
+    return this.seriesKeys.map((k, i) => ({ kind: 'raw', op: k.failed ? `${ops[i]}-FAILED` : (ops[i] as string), unit: 'ns', ...counted[i]! }));
+  }
+
+  private operationOf(index: number): string {
+    const k = this.seriesKeys[index]!;
+    const target = k.method && k.url ? `${k.method} ${k.url}` : k.url || k.attack || 'request';
+    return this.attacks.size > 1 && target !== k.attack ? `${k.attack || '(unnamed)'}: ${target}` : target;
   }
 
   private reportSeries(): LatencySeries[] {
@@ -355,6 +372,7 @@ class VegetaParser implements LineParser {
       const figures = (op: string, count: number): SummarySeries =>
         count > 0 ? { kind: 'summary', op, count, mean, min, max, percentiles, returns: {}, ...base } : { kind: 'summary', op, count, mean: null, min: null, max: null, percentiles: {}, returns: {}, ...base };
       out.push(...outcomeSeries(REPORT_OP, { ok, failed: r.requests - ok }, base, figures));
+      if (ok < r.requests) for (const [code, n] of Object.entries(r.failedCodes)) this.failures.add(REPORT_OP, code, null, n);
     });
     return out;
   }

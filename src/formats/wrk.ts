@@ -2,6 +2,7 @@ import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts
 import type { DistributionSeries, HdrPrecision, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { outcomeSeries } from './outcomes.ts';
+import { FailureTally } from '../model/failures.ts';
 
 /**
  * wrk's and wrk2's stdout (one module: wrk2 is a fork that prints the same report plus an
@@ -26,7 +27,8 @@ import { outcomeSeries } from './outcomes.ts';
  *   the actual send, kept under the operation's own name. Without `-U` wrk2 prints no uncorrected
  *   latency, and the operation has its count only.
  * - `N requests in 30.00s, …` counts completed requests; `Non-2xx or 3xx responses: N` and
- *   `Socket errors: connect N, read N, write N, timeout N` are failures, `<url>-FAILED`. Completed
+ *   `Socket errors: connect N, read N, write N, timeout N` are failures, `<url>-FAILED` (tallied
+ *   by those words as the message, no status). Completed
  *   non-2xx/3xx responses are inside every latency figure wrk prints (it cannot tell them apart
  *   there; socket errors are not): with any, `<url>` and `<url>-FAILED` carry exact counts only and
  *   the figures (thread stats, percentiles, wrk2's uncorrected spectrum) go to `<url> (all
@@ -59,6 +61,7 @@ const FOOTER_BUCKETS = /^#\[Buckets\s*=\s*(\d+),\s*SubBuckets\s*=\s*(\d+)\]\s*$/
 const REQUESTS = /^(\d+) requests in (\S+), (\S+) read\s*$/;
 const SOCKET_ERRORS = /^Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)\s*$/;
 const NON_2XX = /^Non-2xx or 3xx responses: (\d+)\s*$/;
+const SOCKET_KINDS = ['connect', 'read', 'write', 'timeout'];
 const PER_SEC = /^(Requests|Transfer)\/sec:\s+(\S+)\s*$/;
 /** A wrk or wrk2 command line pasted above the output (`wrk -t2 -c100 -d30s -R2000 --latency http://…`). */
 const COMMAND = /^(?:\S*\/)?wrk2?\s+(?:\S+\s+)*?https?:\/\/\S+/;
@@ -108,6 +111,8 @@ interface Run {
   requests: number | null;
   elapsed: string | null;
   socketErrors: number;
+  /** Socket errors by kind, as printed: connect, read, write, timeout. */
+  socketKinds: number[];
   non2xx: number;
   perSec: Record<string, string>;
 }
@@ -125,6 +130,7 @@ function newRun(line: number): Run {
     requests: null,
     elapsed: null,
     socketErrors: 0,
+    socketKinds: [],
     non2xx: 0,
     perSec: {},
   };
@@ -140,6 +146,7 @@ function precisionFromSubBuckets(subBuckets: number): HdrPrecision | null {
 
 class WrkParser implements LineParser {
   private readonly issues: IssueLog;
+  private readonly failures = new FailureTally();
   private lines = 0;
   private command: string | null = null;
   private run: Run | null = null;
@@ -188,6 +195,7 @@ class WrkParser implements LineParser {
       const counts = m.slice(1, 5).map((c) => parseNonNegativeInteger(c));
       if (counts.some((c) => c === null)) return this.issues.skip(lineNo, 'a socket error count is out of range');
       run.socketErrors = (counts as number[]).reduce((a, c) => a + c, 0);
+      run.socketKinds = counts as number[];
     } else if ((m = NON_2XX.exec(t))) {
       const n = parseNonNegativeInteger(m[1] ?? '');
       if (n === null) return this.issues.skip(lineNo, `non-2xx/3xx count "${m[1] ?? ''}" is out of range`);
@@ -294,6 +302,9 @@ class WrkParser implements LineParser {
       this.issues.note(0, 'no wrk run found (no "Running … test @ <url>" line)');
     }
     const file: ParsedFile = { path: this.path, format: 'wrk', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    // wrk prints counts of the whole run only: they are its report's.
+    const failures = this.failures.of('report');
+    if (failures) file.failures = failures;
     if (producer) file.producer = producer;
     return file;
   }
@@ -334,6 +345,8 @@ class WrkParser implements LineParser {
       if (intended) out.push(intended);
       else if (run.stats || recorded) out.push(this.summary(`Intended-${op}`, run.requests, run.stats, recorded?.printed ?? {}));
     }
+    this.failures.add(op, null, 'Non-2xx or 3xx responses', counts.failed);
+    run.socketKinds.forEach((n, i) => this.failures.add(op, null, `Socket errors: ${SOCKET_KINDS[i]}`, n));
     return out;
   }
 

@@ -1,5 +1,7 @@
 import { parseNonNegativeInteger } from '../model/numbers.ts';
-import type { OverallSummary, ParsedFile, StatusOpFigures, StatusPoint, SummarySeries, YcsbCommandLine } from '../model/types.ts';
+import { FailureTally } from '../model/failures.ts';
+import { opKind } from '../model/naming.ts';
+import type { FileFailures, OverallSummary, ParsedFile, StatusOpFigures, StatusPoint, SummarySeries, YcsbCommandLine } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { parseYcsbCommandLine, ycsbClientHint } from './ycsb-command-line.ts';
 
@@ -378,6 +380,8 @@ class YcsbTextParser implements LineParser {
       skippedLines: this.issues.skippedLines,
       lines: this.lines,
     };
+    const failures = returnFailures(series);
+    if (failures) file.failures = failures;
     if (this.commandLine !== undefined) {
       file.commandLine = this.commandLine;
       const hint = ycsbClientHint(this.commandLine);
@@ -387,6 +391,19 @@ class YcsbTextParser implements LineParser {
     if (this.status.length > 0) file.status = this.status;
     return file;
   }
+}
+
+/** Statuses YCSB counts as success (Status.isOk): every other `Return=` is a failed operation. */
+const OK_RETURNS = new Set(['OK', 'BATCHED_OK']);
+
+/** The failed operations of the summary's `Return=` lines, by status, as the client counted them. */
+function returnFailures(series: readonly SummarySeries[]): FileFailures | undefined {
+  const tally = new FailureTally();
+  for (const s of series) {
+    if (opKind(s.op) !== 'op') continue;
+    for (const [status, n] of Object.entries(s.returns)) if (!OK_RETURNS.has(status)) tally.add(s.op, status, null, n);
+  }
+  return tally.of('report');
 }
 
 const CONTENT_SIGNS: [RegExp, number][] = [

@@ -1,4 +1,5 @@
 import type { PercentileKey } from './percentiles.ts';
+import type { FailureCount } from './types.ts';
 
 /**
  * What the engine reports per run and operation (src/engine/summary.ts computes it): the merged
@@ -92,6 +93,16 @@ export interface RunSummary {
   ops: Record<string, OpSummary>;
   /** Every request of the run merged (see AllRequests); null when the run has no operation. */
   allRequests: AllRequests | null;
+  /**
+   * Failed requests of the whole run by operation, status and message, most frequent first
+   * (src/model/failures.ts); empty for a run opened from a comparison, which does not carry them.
+   */
+  failures: FailureCount[];
+  /**
+   * 'requests': every count is from per-request rows (exact); 'report': some are only what a
+   * tool's own report says (vegeta's `status_codes`, Locust's failures file).
+   */
+  failuresFrom: 'requests' | 'report';
 }
 
 /**

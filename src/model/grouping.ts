@@ -8,7 +8,7 @@ import {
   splitClientAndOp,
   withoutCompression,
 } from './naming.ts';
-import { FORMAT_IDS, type FormatId, type LatencySeries, type OverallSummary, type ParsedFile, type StatusPoint, type YcsbCommandLine } from './types.ts';
+import { FORMAT_IDS, type FileFailures, type FormatId, type LatencySeries, type OverallSummary, type ParsedFile, type StatusPoint, type YcsbCommandLine } from './types.ts';
 
 /**
  * Grouping files into runs and clients with no side files: a folder is one run (one benchmark
@@ -41,6 +41,8 @@ export interface RunData {
   /** Short label: the folder path without the prefix all runs share. */
   label: string;
   clients: ClientData[];
+  /** Failed requests by cause, of each of its files that tallies them (not of a report shown beside its data). */
+  failures: FileFailures[];
 }
 
 const DEFAULT_CLIENT = 'client';
@@ -78,6 +80,7 @@ export function runLabels(keys: readonly string[]): string[] {
 export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<Record<string, string>> = {}): RunData[] {
   const runs = new Map<string, Map<string, ClientData>>();
   const paths = new Map<string, string[]>();
+  const failures = new Map<string, { file: ParsedFile; failures: FileFailures }[]>();
   const clientFor = (runKey: string, name: string): ClientData => {
     let clients = runs.get(runKey);
     if (!clients) {
@@ -96,6 +99,7 @@ export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<
   for (const file of files) {
     const runKey = runKeyOf(file, overrides);
     paths.set(runKey, [...(paths.get(runKey) ?? []), file.path]);
+    if (file.failures && !notCounted.has(file.path)) failures.set(runKey, [...(failures.get(runKey) ?? []), { file, failures: file.failures }]);
     const touched = new Set<ClientData>();
     // A file holding the same requests as another of the run (see sameRequests) adds none of them.
     for (const s of notCounted.has(file.path) ? [] : file.series) {
@@ -113,7 +117,8 @@ export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<
     for (const c of touched) c.files.push(baseName(file.path));
   }
 
-  for (const clients of runs.values()) asReports(clients.values());
+  const reported = new Set<LatencySeries>();
+  for (const clients of runs.values()) asReports(clients.values(), reported);
   // Natural order: target-250 before target-1000, as a person lists them.
   const keys = [...runs.keys()].sort(naturalCompare);
   const labels = runLabels(keys);
@@ -124,6 +129,7 @@ export function groupIntoRuns(files: readonly ParsedFile[], overrides: Readonly<
     clients: [...(runs.get(key)?.values() ?? [])]
       .filter((c) => c.series.length > 0 || c.commandLine || c.overall || c.status)
       .sort((a, b) => naturalCompare(a.name, b.name)),
+    failures: (failures.get(key) ?? []).filter((f) => !f.file.series.some((s) => reported.has(s))).map((f) => f.failures),
   }));
 }
 
@@ -248,15 +254,20 @@ export function sameRequests(files: readonly ParsedFile[], overrides: Readonly<R
  * A tool's whole-run report (SeriesBase.scope 'run') beside other data of the same run from that
  * tool, or of the same operation (per-request logs, an aggregated log), summarises those requests
  * again: it is renamed to the report's view of them (`<op> (report)`), shown and never added to
- * them. Alone, it is the run's data.
+ * them. Alone, it is the run's data. The files whose failed requests are shown as a report go into
+ * `reported`: their files' failures are counted by the data beside them.
  */
-function asReports(clients: Iterable<ClientData>): void {
+function asReports(clients: Iterable<ClientData>, reported: Set<LatencySeries>): void {
   const list = [...clients];
   const measured = list.flatMap((c) => c.series.filter((s) => s.data.scope !== 'run'));
   const ops = new Set(measured.map((s) => s.data.op));
   const formats = new Set(measured.map((s) => s.format));
   for (const c of list) {
-    c.series = c.series.map((s) => (s.data.scope === 'run' && (ops.has(s.data.op) || formats.has(s.format)) ? { ...s, data: { ...s.data, op: reportOf(s.data.op) } } : s));
+    c.series = c.series.map((s) => {
+      if (s.data.scope !== 'run' || !(ops.has(s.data.op) || formats.has(s.format))) return s;
+      if (opKind(s.data.op) === 'failed') reported.add(s.data);
+      return { ...s, data: { ...s.data, op: reportOf(s.data.op) } };
+    });
   }
 }
 

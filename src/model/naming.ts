@@ -44,6 +44,11 @@ export function includingFailuresOf(op: string): string {
   return `${op} (including failures)`;
 }
 
+/** The suffix that makes `op` another view of requests counted elsewhere (` (first byte)` …), or ''. */
+export function derivedSuffix(op: string): string {
+  return DERIVED.exec(op)?.[0] ?? '';
+}
+
 /** How a measurement name counts: throughput counts 'op' and 'failed'; never 'intended', 'cleanup' or 'derived'. */
 export function opKind(op: string): OpKind {
   if (DERIVED.test(op)) return 'derived';

@@ -279,6 +279,8 @@ export interface ParsedFile {
    * before the format module read them.
    */
   linePrefix?: StrippedPrefix;
+  /** Failed requests by status and message, as the tool wrote them (src/model/failures.ts). */
+  failures?: FileFailures;
   errors: ParseIssue[];
   /** Lines that were not used because they were malformed (each also reported in `errors`, capped). */
   skippedLines: number;
@@ -295,6 +297,26 @@ export interface StrippedPrefix {
   label: string;
   /** Lines it was removed from; the file's other lines were read as they are. */
   lines: number;
+}
+
+/** Failed requests of one operation with one status and message (tallied by src/model/failures.ts). */
+export interface FailureCount {
+  /** The operation's name, without `-FAILED`. */
+  op: string;
+  /** The status as the tool wrote it (`500`, `KO`, `ERROR`); null where it writes none. */
+  status: string | null;
+  /** The message as the tool wrote it; null where it writes none. */
+  message: string | null;
+  count: number;
+}
+
+/**
+ * A file's failures: 'requests' when counted from its per-request rows (exact), 'report' when only
+ * the tool's own report gives them (vegeta's `status_codes`, Locust's failures file).
+ */
+export interface FileFailures {
+  from: 'requests' | 'report';
+  counts: FailureCount[];
 }
 
 export interface ProducerInfo {

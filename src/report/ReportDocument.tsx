@@ -2,6 +2,7 @@ import type { SlaRule } from '../analysis/sla.ts';
 import type { Analysis } from '../engine/analyse.ts';
 import type { FileProvenance } from '../model/report.ts';
 import { SummaryTable } from '../views/SummaryTable.tsx';
+import { ErrorsTables } from '../views/ErrorsTable.tsx';
 import type { CapacityRow, SizingRow } from '../analysis/capacity.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import { CapacityTable, ComparisonTable, SizingTable } from '../views/DecideTables.tsx';
@@ -187,6 +188,11 @@ export function ReportDocument(p: ReportProps) {
               <div className="scroll">
                 <SummaryTable views={p.views} sla={p.sla} report />
               </div>
+            </section>
+
+            <section>
+              <h2>Errors</h2>
+              <ErrorsTables views={p.views} report />
             </section>
 
             {p.decisions?.comparison && (

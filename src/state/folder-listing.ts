@@ -1,4 +1,5 @@
 import { listingServer } from '../formats/listing-page.ts';
+import { baseName, normalisePath } from '../model/naming.ts';
 
 /**
  * A link to a folder (`#files=some/folder/`) names the files a static host lists there: its
@@ -21,6 +22,14 @@ export const LISTING_LABELS: Record<ListingKind, string> = {
 
 /** The manifest's name in a folder. */
 export const MANIFEST_NAME = 'benchlens.json';
+
+/**
+ * Whether a file is a folder's manifest: read for its runs' labels and its files (the History view,
+ * the CLI's history), so among dropped or walked files it is neither a result nor an ignored file.
+ */
+export function isManifest(path: string): boolean {
+  return baseName(normalisePath(path)) === MANIFEST_NAME;
+}
 /** Files taken from one link to a folder, subfolders included. */
 export const MAX_LISTED_FILES = 1000;
 /** Subfolders followed below the linked folder. */

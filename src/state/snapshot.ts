@@ -92,7 +92,7 @@ export interface SnapshotOp {
 }
 
 /** A run's own figures as summarised; its latency data travels in `ops`. */
-export type SnapshotRun = Omit<RunSummary, 'id' | 'dir' | 'paths' | 'ops' | 'allRequests'> & {
+export type SnapshotRun = Omit<RunSummary, 'id' | 'dir' | 'paths' | 'ops' | 'allRequests' | 'failures' | 'failuresFrom'> & {
   key: string;
   throughputPerSecond: ThroughputSeries | null;
   ops: Record<string, SnapshotOp>;

@@ -7,6 +7,7 @@
 import { isPricePresetId, type PricePresetId } from '../analysis/cost.ts';
 import { parseMapSpec } from '../formats/csv-mapping.ts';
 import { parseOrder } from '../analysis/history.ts';
+import { checkRules, NO_NAME_RULES, parseRuleSpec, ruleSpec, type NameRules } from '../model/name-rules.ts';
 
 export const STATE_VERSION = 2;
 
@@ -97,6 +98,8 @@ export interface ViewState {
   runs: Record<string, RunLabels>;
   /** Files moved to another run than their folder's: file path → run key. */
   regroup: Record<string, string>;
+  /** Operation names grouped: the ID rule and `pattern → name` rules (src/model/name-rules.ts). */
+  names: NameRules;
   /** A chart shown alone, for an `<iframe>`; null = the whole dashboard. */
   embed: ChartId | null;
   /** A self-contained comparison (src/state/snapshot.ts link data, base64url), or '' for none. */
@@ -111,6 +114,11 @@ export interface ViewState {
   sizingPercentile: number;
   /** The History view's order and selection; null = its defaults. */
   history: HistoryState | null;
+  /**
+   * The Query view's SQL (docs/query.md); '' = none. A link's SQL may be anyone's: the page shows
+   * it and runs it only when the user presses Run.
+   */
+  sql: string;
 }
 
 /**
@@ -159,6 +167,7 @@ export const DEFAULT_STATE: ViewState = {
   cost: {},
   runs: {},
   regroup: {},
+  names: NO_NAME_RULES,
   embed: null,
   data: '',
   csvMaps: {},
@@ -166,6 +175,7 @@ export const DEFAULT_STATE: ViewState = {
   pricing: {},
   sizingPercentile: 95,
   history: null,
+  sql: '',
 };
 
 export const PERCENTILE_CHOICES = [50, 90, 95, 99, 99.9, 99.99] as const;
@@ -382,6 +392,20 @@ export function decodeState(fragment: string): Decoded {
     if (parsed) state.regroup = parsed;
     else notices.push('file regrouping in the link is malformed and was ignored');
   }
+  const ids = params.get('ids');
+  const group = params.getAll('group');
+  if (ids !== null || group.length > 0) {
+    // Refused rules are dropped with their reason; the rest apply.
+    const rules = group.flatMap((spec) => {
+      const rule = parseRuleSpec(spec);
+      if (!('error' in rule)) return [rule];
+      notices.push(`name rule in the link refused: ${rule.error}`);
+      return [];
+    });
+    const { usable, problems } = checkRules({ ids: ids === '1', rules });
+    notices.push(...problems.map((p) => `name rule in the link refused: ${p}`));
+    state.names = usable;
+  }
   const data = params.get('data');
   if (data !== null) {
     if (/^[A-Za-z0-9_-]+$/.test(data)) state.data = data;
@@ -423,8 +447,16 @@ export function decodeState(fragment: string): Decoded {
     if (isPercentile(n)) state.sizingPercentile = n;
     else notices.push(`sizing percentile "${sizing}" must be above 0 and at most 100`);
   }
+  const sql = params.get('sql');
+  if (sql !== null) {
+    if (sql.length <= MAX_SQL_CHARS) state.sql = sql;
+    else notices.push(`the SQL in the link is longer than ${MAX_SQL_CHARS} characters and was ignored`);
+  }
   return { state, notices };
 }
+
+/** Longest SQL a link may carry: a query, not a payload. */
+const MAX_SQL_CHARS = 20_000;
 
 /** The fragment for a state, defaults omitted (so the default view is a bare URL). */
 export function encodeState(state: ViewState): string {
@@ -448,12 +480,15 @@ export function encodeState(state: ViewState): string {
   if (Object.keys(runs).length) params.set('runs', JSON.stringify(runs));
   if (Object.keys(state.capacity).length) params.set('capacity', JSON.stringify(state.capacity));
   if (Object.keys(state.regroup).length) params.set('regroup', JSON.stringify(state.regroup));
+  if (state.names.ids) params.set('ids', '1');
+  for (const rule of state.names.rules) params.append('group', ruleSpec(rule));
   if (Object.keys(state.cost).length) params.set('cost', JSON.stringify(state.cost));
   if (Object.keys(state.csvMaps).length) params.set('maps', JSON.stringify(state.csvMaps));
   if (state.compare) params.set('compare', JSON.stringify(state.compare));
   if (Object.keys(state.pricing).length) params.set('pricing', JSON.stringify(state.pricing));
   if (state.sizingPercentile !== d.sizingPercentile) params.set('sizingp', String(state.sizingPercentile));
   if (state.history && Object.keys(state.history).length) params.set('history', JSON.stringify(state.history));
+  if (state.sql !== d.sql) params.set('sql', state.sql);
   if ([...params.keys()].length === 0 && !state.embed && !state.data) return '';
   params.set('v', String(STATE_VERSION));
   // Last, so that an embed link reads as the dashboard's own link plus `&embed=<chart>`.

@@ -16,7 +16,11 @@ import { buildRunViews, colourMap, pageTitle } from './run-views.ts';
 import { RunsPanel } from './RunsPanel.tsx';
 import { ReportButton } from './ReportButton.tsx';
 import { SharePanel, SnapshotBanner } from './SharePanel.tsx';
+import { ErrorsTables } from './ErrorsTable.tsx';
+import { NameRulesPanel } from './NameRulesPanel.tsx';
+import type { NameRules } from '../model/name-rules.ts';
 import { SummaryTable } from './SummaryTable.tsx';
+import { QueryView } from './QueryView.tsx';
 import { useEngine } from './useEngine.ts';
 import { WindowControl } from './WindowControl.tsx';
 import { currentView, offeredViews } from './page-views.ts';
@@ -60,7 +64,8 @@ function describeRefs(refs: readonly string[], base: string): string {
 
 export function App() {
   const { state, update, setState, notices, setNotices } = useViewState();
-  const engine = useEngine(state.window, state.regroup);
+  const regrouping = useMemo(() => ({ runs: state.regroup, names: state.names }), [state.regroup, state.names]);
+  const engine = useEngine(state.window, regrouping);
   const base = window.location.href;
   // A link naming files starts from those; hosts other than the app's own need a yes first.
   const [source, setSource] = useState<Source>(() =>
@@ -225,7 +230,14 @@ export function App() {
     (path: string, runKey: string) => {
       const regroup = { ...state.regroup, [path]: runKey };
       update({ regroup });
-      void regroupRuns(regroup, state.window);
+      void regroupRuns({ runs: regroup, names: state.names }, state.window);
+    },
+    [state.regroup, state.names, state.window, update, regroupRuns],
+  );
+  const setNames = useCallback(
+    (names: NameRules) => {
+      update({ names });
+      void regroupRuns({ runs: state.regroup, names }, state.window);
     },
     [state.regroup, state.window, update, regroupRuns],
   );
@@ -333,11 +345,16 @@ export function App() {
                 </label>
                 {slaError && <span className="warn"> {slaError}</span>}
               </div>
+              <NameRulesPanel views={views} names={state.names} onChange={setNames} />
               <WindowControl window={state.window} onChange={setWindow} queryMs={engine.lastQueryMs} wholeRunOnly={views.filter((v) => !v.hidden && v.run.comparison !== null).map((v) => v.label)} />
               <Summary views={views} sla={sla} />
               <p className="muted small">
                 Latencies merged across clients from summed HdrHistogram buckets (HdrHistogram 2.2.2 percentile semantics) or exact nearest rank over raw samples. “max-of-clients” is what taking the worst client's own percentile would report; its error is shown against the merged value.
               </p>
+            </section>
+            <section id="errors">
+              <h2>Errors</h2>
+              <ErrorsTables views={views} />
             </section>
             <section>
               <h2>Runs</h2>
@@ -357,6 +374,11 @@ export function App() {
             </section>
           </>
         )}
+        {/* Outside the block above: a query and its result outlive the data going and coming back during a load. */}
+        <section id="query">
+          <h2>Query</h2>
+          <QueryView client={engine.client} version={engine.dataVersion} state={state} update={update} />
+        </section>
         </main>
       </div>
     </ExportContext>

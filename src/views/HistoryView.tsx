@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { DEFAULT_ORDER, formatOrder, labelsFromRunFile, ORDER_LABELS, orderRuns, parseOrder, type HistoryChange, type HistoryOrder } from '../analysis/history.ts';
-import { baseName, dirName, normalisePath } from '../model/naming.ts';
+import { dirName, normalisePath } from '../model/naming.ts';
 import type { InputFile } from '../engine/protocol.ts';
-import { MANIFEST_NAME } from '../state/folder-listing.ts';
+import { isManifest } from '../state/folder-listing.ts';
 import { ERROR_RATE, THROUGHPUT } from '../analysis/compare.ts';
 import type { EngineClient } from '../engine/client.ts';
 import { DEFAULT_HISTORY_STATS, type HistoryRequest, type HistoryResult } from '../engine/history-queries.ts';
@@ -47,7 +47,7 @@ async function runFileLabels(inputs: ReadonlyMap<string, InputFile>): Promise<{ 
   const labels: Record<string, Record<string, string>> = {};
   const problems: string[] = [];
   for (const input of inputs.values()) {
-    if (baseName(input.path) !== MANIFEST_NAME) continue;
+    if (!isManifest(input.path)) continue;
     try {
       const text = input.file ? (input.file.size <= MAX_MANIFEST_BYTES ? await input.file.text() : null) : input.url ? await (await fetch(input.url)).text() : null;
       if (text === null || text.length > MAX_MANIFEST_BYTES) {

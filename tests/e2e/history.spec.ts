@@ -19,11 +19,14 @@ test('a folder of 20 runs opens on History with the change point at the run wher
   const dir = mkdtempSync(path.join(tmpdir(), 'benchlens-history-e2e-'));
   // Each run's benchlens.json numbers its build backwards: ordered by that label the step goes down at build-12.
   writeHdrHistory(dir, { runs: 20, stepAt: STEP_AT, factor: 2 }).forEach((folder, i) => writeFileSync(path.join(folder, 'benchlens.json'), JSON.stringify({ labels: { build: String(1000 - i) } })));
+  writeFileSync(path.join(dir, 'build-1', 'README.md'), '# notes on build 1\n');
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/');
   await page.getByRole('button', { name: 'Clear sample data' }).click();
   await page.getByTestId('folder-input').setInputFiles(dir);
   await expect(page.getByTestId('progress')).toHaveCount(0, { timeout: 60_000 });
+  // The runs' benchlens.json files are read for their labels: not listed with the README as files passed over.
+  await expect(page.getByTestId('ignored')).toHaveText(/^Ignored 1 file\(s\) that are not benchmark results: [^,]*build-1\/README\.md$/);
   const history = page.getByTestId('history-view');
   await expect(history).toBeVisible();
   // History is the first section on the page.

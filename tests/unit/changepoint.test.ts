@@ -1,23 +1,68 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MIN_SEGMENT, detectChangePoints, newestAgainst, runToRunVariance, type ChangePointOptions } from '../../src/analysis/changepoint.ts';
 import { Rng } from '../../src/analysis/rng.ts';
-import { simulateHistory, type SimOptions } from './helpers/history-sim.ts';
+import { simulateHistory, type SimOptions, type SimPoint } from './helpers/history-sim.ts';
 
-/** Rates over `trials` simulated histories: series with any change, and where the changes fell. */
+/**
+ * Where one change in `points` most likely is, knowing there is exactly one and each run's true
+ * variance (the simulation's): the split maximising the two-level likelihood, i.e. the weighted
+ * statistic (ȳ_before − ȳ_after)² / (1/W_before + 1/W_after) on the raw log-values. With
+ * `knownLevels` the two levels are the true ones too: the best any placement can do (with every
+ * run equally likely to be the first after the change, the most probable run).
+ */
+function oraclePlacement(points: readonly SimPoint[], knownLevels: boolean): number {
+  const y = points.map((p) => Math.log(p.value));
+  const w = points.map((p) => 1 / (p.trueSd * p.trueSd));
+  const first = Math.log(points[0]!.trueLevel);
+  const last = Math.log(points[points.length - 1]!.trueLevel);
+  let best = -1;
+  let bestScore = -Infinity;
+  for (let k = 1; k < y.length; k++) {
+    let score = 0;
+    if (knownLevels) {
+      y.forEach((v, i) => (score -= (w[i] as number) * (v - (i < k ? first : last)) ** 2));
+    } else {
+      const sum = (from: number, to: number, f: (i: number) => number) => y.slice(from, to).reduce((acc, _, i) => acc + f(from + i), 0);
+      const wIn = sum(0, k, (i) => w[i] as number);
+      const wOut = sum(k, y.length, (i) => w[i] as number);
+      const diff = sum(0, k, (i) => (w[i] as number) * (y[i] as number)) / wIn - sum(k, y.length, (i) => (w[i] as number) * (y[i] as number)) / wOut;
+      score = (diff * diff) / (1 / wIn + 1 / wOut);
+    }
+    if (score > bestScore) {
+      bestScore = score;
+      best = k;
+    }
+  }
+  return best;
+}
+
+/**
+ * Rates over `trials` simulated histories: series with any change, and where the changes fell; for
+ * a single step, how often the oracles place it exactly — `oracle` (exactly one change, true
+ * variances) over the same series benchlens found a change in, `ceiling` (the levels known too)
+ * over all series.
+ */
 function calibrate(trials: number, sim: SimOptions, options: ChangePointOptions = {}, seed = 1) {
   const rng = new Rng(seed);
   let any = 0;
   let exact = 0;
   let withinOne = 0;
+  let oracle = 0;
+  let ceiling = 0;
   for (let t = 0; t < trials; t++) {
-    const changes = detectChangePoints(simulateHistory(rng, sim), { ...options, permutations: options.permutations ?? 199 });
+    const points = simulateHistory(rng, sim);
+    const changes = detectChangePoints(points, { ...options, permutations: options.permutations ?? 199 });
     if (changes.length > 0) any++;
-    if (sim.stepAt !== undefined && changes.length > 0) {
-      if (changes.some((c) => c.index === sim.stepAt)) exact++;
-      if (changes.some((c) => Math.abs(c.index - (sim.stepAt as number)) <= 1)) withinOne++;
+    if (sim.stepAt !== undefined) {
+      if (oraclePlacement(points, true) === sim.stepAt) ceiling++;
+      if (changes.length > 0) {
+        if (changes.some((c) => c.index === sim.stepAt)) exact++;
+        if (changes.some((c) => Math.abs(c.index - (sim.stepAt as number)) <= 1)) withinOne++;
+        if (oraclePlacement(points, false) === sim.stepAt) oracle++;
+      }
     }
   }
-  return { any: any / trials, exact: any ? exact / any : 0, withinOne: any ? withinOne / any : 0 };
+  return { any: any / trials, exact: any ? exact / any : 0, withinOne: any ? withinOne / any : 0, oracle: any ? oracle / any : 0, ceiling: ceiling / trials };
 }
 
 describe('change points', () => {
@@ -90,15 +135,20 @@ describe('change points', () => {
     const quiet = calibrate(400, { runs: 20, stepAt: 10, factor: 1.2, tau: 0.03 });
     console.log(
       `calibration: false alarms ${pct(none.any)} (20 runs), ${pct(none50.any)} (50 runs); 20% step at run 10 of 20 (5% run-to-run): detected ${pct(step.any)}, ` +
-        `exact ${pct(step.exact)}, ±1 run ${pct(step.withinOne)}; at run 5: detected ${pct(early.any)}, exact ${pct(early.exact)}; ` +
-        `3% run-to-run: detected ${pct(quiet.any)}, exact ${pct(quiet.exact)}`,
+        `exact ${pct(step.exact)} (oracle ${pct(step.oracle)}, levels known ${pct(step.ceiling)}), ±1 run ${pct(step.withinOne)}; ` +
+        `at run 5: detected ${pct(early.any)}, exact ${pct(early.exact)} (oracle ${pct(early.oracle)}, levels known ${pct(early.ceiling)}); ` +
+        `3% run-to-run: detected ${pct(quiet.any)}, exact ${pct(quiet.exact)} (oracle ${pct(quiet.oracle)}, levels known ${pct(quiet.ceiling)})`,
     );
     expect(none.any).toBeLessThanOrEqual(0.05);
     expect(none50.any).toBeLessThanOrEqual(0.05);
     expect(step.any).toBeGreaterThanOrEqual(0.9);
     // A 20% step is ~3σ of one run at 5% run-to-run noise: a run next to it often looks like the
-    // other level, so exact placement is ~84%, within one run ~96%; at 3% it is above 90%.
-    expect(step.exact).toBeGreaterThanOrEqual(0.8);
+    // other level. Placement is as good as the noise allows: within 2 points of the oracle that
+    // knows there is exactly one change and every run's true variance, on the same series. Even
+    // knowing both levels too, exact placement stays under 90% at this noise (the target cannot
+    // hold there); at 3% it holds.
+    for (const s of [step, early, quiet]) expect(s.exact).toBeGreaterThanOrEqual(s.oracle - 0.02);
+    expect(step.ceiling).toBeLessThan(0.9);
     expect(step.withinOne).toBeGreaterThanOrEqual(0.95);
     expect(early.any).toBeGreaterThanOrEqual(0.8);
     expect(quiet.any).toBeGreaterThanOrEqual(0.95);

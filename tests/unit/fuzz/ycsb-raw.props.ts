@@ -37,14 +37,21 @@ export function ycsbRawProperties(read: Reader): void {
     return m.heapUsed + m.arrayBuffers;
   }
 
-  /** Memory a parser holds after reading `lines`, before finish(): what a worker keeps during a load. */
+  /**
+   * Memory a parser holds after reading `lines`, before finish(): what a worker keeps during a load.
+   * The least of three readings: whatever else the test process allocates meanwhile (another
+   * file's buffers freed late) only adds to a reading, and one reading was seen 25 % high.
+   */
   function heldWhileParsing(format: FormatModule, lines: string[]): number {
-    const before = liveBytes();
-    const parser = format.createParser('many.csv');
-    lines.forEach((l, i) => parser.line(l, i + 1));
-    const held = liveBytes() - before;
-    expect(parser.finish().series.length).toBeGreaterThan(lines.length / 2);
-    return held;
+    const readings: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      const before = liveBytes();
+      const parser = format.createParser('many.csv');
+      lines.forEach((l, i) => parser.line(l, i + 1));
+      readings.push(liveBytes() - before);
+      expect(parser.finish().series.length).toBeGreaterThan(lines.length / 2);
+    }
+    return Math.min(...readings);
   }
 
   describe('ycsb-raw: times', () => {
@@ -75,7 +82,7 @@ export function ycsbRawProperties(read: Reader): void {
       ];
       for (const [format, lines] of cases) {
         const input = lines.reduce((a, l) => a + l.length + 1, 0);
-        // Measured after the fix: 3× (raw) and 13× (CSV, whose rows are shorter); before it, 628×.
+        // Measured after the fix: about 3× (raw) and 17× (CSV, whose rows are shorter); before it, 628×.
         expect(heldWhileParsing(format, lines), format.id).toBeLessThan(20 * input);
       }
     });

@@ -12,7 +12,9 @@ import type { SeriesPoint } from '../../../src/analysis/changepoint.ts';
  *   interval the run reports is its figure × exp(±1.96 · own), its own spread estimated with
  *   ±20% error, as a bootstrap's is.
  * The level is 1000 µs × `factor` from run `stepAt` on (× `factor2` from `stepAt2`), and one run
- * may be an outlier (× `outlierFactor` at `outlierAt`).
+ * may be an outlier (× `outlierFactor` at `outlierAt`). Each point also carries what the simulation
+ * knows and a detector does not (for the placement oracles of the calibration): the run's true
+ * level and the true standard deviation of its log-value.
  */
 export interface SimOptions {
   runs: number;
@@ -32,7 +34,14 @@ function normal(rng: Rng): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.uniform());
 }
 
-export function simulateHistory(rng: Rng, o: SimOptions): SeriesPoint[] {
+export interface SimPoint extends SeriesPoint {
+  /** The true level (without noise) at this run. */
+  trueLevel: number;
+  /** The true standard deviation of the log-value: run-to-run and own noise together. */
+  trueSd: number;
+}
+
+export function simulateHistory(rng: Rng, o: SimOptions): SimPoint[] {
   const tau = o.tau ?? 0.05;
   const own0 = o.own ?? 0.03;
   return Array.from({ length: o.runs }, (_, i) => {
@@ -43,6 +52,6 @@ export function simulateHistory(rng: Rng, o: SimOptions): SeriesPoint[] {
     const own = rng.uniform() < 0.1 ? 0.1 : own0;
     const value = level * Math.exp(tau * normal(rng) + own * normal(rng));
     const reported = own * (1 + 0.2 * (2 * rng.uniform() - 1));
-    return { value, ciLow: value * Math.exp(-1.96 * reported), ciHigh: value * Math.exp(1.96 * reported) };
+    return { value, ciLow: value * Math.exp(-1.96 * reported), ciHigh: value * Math.exp(1.96 * reported), trueLevel: level, trueSd: Math.hypot(tau, own) };
   });
 }

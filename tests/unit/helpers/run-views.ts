@@ -54,6 +54,8 @@ export function view(
     db: null,
     workload: null,
     properties: {},
+    failures: [],
+    failuresFrom: 'requests',
     startEpochMs: null,
     endEpochMs: null,
     durationS: labels.durationS === undefined ? 100 : labels.durationS,

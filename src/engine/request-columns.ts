@@ -1,0 +1,176 @@
+import { ROLE_PATTERNS, unitFromHeader, type Role } from '../formats/csv-columns.ts';
+import type { FormatId } from '../model/types.ts';
+
+/**
+ * How a CSV-shaped input's own columns, as DuckDB reads them (`file_<n>`), become the `requests`
+ * table's columns: per format, SQL expressions over the columns `t.<name>` (names quoted, never
+ * pasted from the file as text). The rules are the parsers' (src/formats/jmeter.ts, k6.ts,
+ * vegeta.ts, generic-csv.ts): what makes a request failed, its unit, its operation name. The
+ * status and message come from the file's own columns; where a layout has none they are NULL.
+ */
+
+export interface FileColumn {
+  name: string;
+  /** DuckDB's type name for the column (BIGINT, VARCHAR, TIMESTAMP, …). */
+  type: string;
+}
+
+/** SQL expressions giving each `requests` column from one file's row `t`; `where` keeps its request rows. */
+export interface RequestSelect {
+  op: string;
+  timeMs: string;
+  latencyUs: string;
+  ok: string;
+  status: string;
+  message: string;
+  thread: string;
+  url: string;
+  where?: string;
+}
+
+/**
+ * `value` is one of `options` (constants of ours), as a scalar function: an `IN (…)` list becomes a
+ * join of its own, which DuckDB then runs on every row even when the column it feeds is not read.
+ */
+const oneOf = (value: string, options: readonly string[]) => `list_contains([${options.map((o) => `'${o}'`).join(', ')}], ${value})`;
+
+const col = (c: FileColumn) => `t."${c.name.replaceAll('"', '""')}"`;
+const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL.*)$/;
+const TEMPORAL = /^(TIMESTAMP.*|DATE)$/;
+/** Text in SQL, lower-cased and trimmed. */
+const text = (c: FileColumn) => `lower(trim(${col(c)}::VARCHAR))`;
+
+/**
+ * A time column as epoch ms: a TIMESTAMP as it is; a number by its magnitude, as parseTimestampMs
+ * reads one (s below 10^11, ms below 10^14, µs below 10^17, else ns); other text not at all.
+ */
+function epochMs(c: FileColumn): string {
+  if (TEMPORAL.test(c.type)) return `epoch_ms(${col(c)}::TIMESTAMP)`;
+  if (!NUMERIC.test(c.type)) return 'NULL';
+  const v = `${col(c)}::DOUBLE`;
+  return `CASE WHEN ${v} < 1e11 THEN ${v} * 1000 WHEN ${v} < 1e14 THEN ${v} WHEN ${v} < 1e17 THEN ${v} / 1000 ELSE ${v} / 1e6 END`;
+}
+
+
+function find(columns: readonly FileColumn[], name: string): FileColumn | undefined {
+  return columns.find((c) => c.name === name);
+}
+
+function jmeter(columns: readonly FileColumn[]): RequestSelect | null {
+  const time = find(columns, 'timeStamp');
+  const elapsed = find(columns, 'elapsed');
+  const label = find(columns, 'label');
+  if (!time || !elapsed || !label) return null;
+  const success = find(columns, 'success');
+  const code = find(columns, 'responseCode');
+  const message = find(columns, 'responseMessage');
+  const failure = find(columns, 'failureMessage');
+  const thread = find(columns, 'threadName');
+  const url = find(columns, 'URL');
+  return {
+    op: col(label),
+    timeMs: epochMs(time),
+    latencyUs: `${col(elapsed)}::DOUBLE * 1000`,
+    // JMeter writes success as true/false; without the column, an HTTP error code is a failure.
+    ok: success ? `${text(success)} = 'true'` : code ? `coalesce(TRY_CAST(${col(code)} AS INTEGER) < 400, true)` : 'true',
+    status: code ? col(code) : 'NULL',
+    message: failure && message ? `coalesce(nullif(${col(failure)}::VARCHAR, ''), ${col(message)})` : message ? col(message) : failure ? col(failure) : 'NULL',
+    thread: thread ? col(thread) : 'NULL',
+    // JMeter writes "null" where a sampler has no URL.
+    url: url ? `nullif(${col(url)}::VARCHAR, 'null')` : 'NULL',
+  };
+}
+
+/** k6 `--out csv`: one row per metric sample; the request durations are the requests. */
+function k6(columns: readonly FileColumn[]): RequestSelect | null {
+  const metric = find(columns, 'metric_name');
+  const time = find(columns, 'timestamp');
+  const value = find(columns, 'metric_value');
+  if (!metric || !time || !value) return null;
+  const name = find(columns, 'name');
+  const method = find(columns, 'method');
+  const url = find(columns, 'url');
+  const status = find(columns, 'status');
+  const expected = find(columns, 'expected_response');
+  const errorCode = find(columns, 'error_code');
+  const error = find(columns, 'error');
+  const v = (c: FileColumn | undefined) => (c ? `coalesce(${col(c)}::VARCHAR, '')` : "''");
+  // operation() of src/formats/k6.ts: the name tag unless it is the URL, else METHOD URL (gRPC: the name).
+  const op = `CASE WHEN ${col(metric)} = 'grpc_req_duration' THEN coalesce(nullif(${v(name)}, ''), nullif(${v(url)}, ''), ${col(metric)})
+    WHEN ${v(name)} <> '' AND ${v(name)} <> ${v(url)} THEN ${v(name)}
+    WHEN ${col(metric)} = 'http_req_duration' THEN coalesce(nullif(trim(${v(method)} || ' ' || ${v(url)}), ''), ${col(metric)})
+    ELSE coalesce(nullif(${v(url)}, ''), ${col(metric)}) END`;
+  const failed = `CASE WHEN ${oneOf(v(expected), ['true', 'false'])} THEN ${v(expected)} = 'false'
+    WHEN ${v(errorCode)} <> '' THEN true
+    WHEN ${v(status)} = '' THEN false
+    WHEN ${col(metric)} = 'http_req_duration' THEN NOT coalesce(TRY_CAST(${v(status)} AS DOUBLE) > 0 AND TRY_CAST(${v(status)} AS DOUBLE) < 400, false)
+    ELSE ${v(status)} <> CASE WHEN ${col(metric)} = 'grpc_req_duration' THEN '0' ELSE '101' END END`;
+  return {
+    op,
+    timeMs: epochMs(time),
+    latencyUs: `${col(value)}::DOUBLE * 1000`,
+    ok: `NOT (${failed})`,
+    status: status ? col(status) : 'NULL',
+    message: error ? `nullif(${col(error)}::VARCHAR, '')` : 'NULL',
+    thread: 'NULL',
+    url: url ? `nullif(${col(url)}::VARCHAR, '')` : 'NULL',
+    where: oneOf(col(metric), ['http_req_duration', 'grpc_req_duration', 'ws_session_duration']),
+  };
+}
+
+/** vegeta `encode --to csv`: no header; timestamp (ns), code, latency (ns), bytes out, bytes in, error, body, attack, seq, method, url, headers. */
+function vegeta(columns: readonly FileColumn[]): RequestSelect | null {
+  if (columns.length < 6) return null;
+  const [time, code, latency, , , error] = columns as [FileColumn, FileColumn, FileColumn, FileColumn, FileColumn, FileColumn];
+  if (!NUMERIC.test(time.type) || !NUMERIC.test(latency.type)) return null;
+  const method = columns[9];
+  const url = columns[10];
+  return {
+    op: method && url ? `concat_ws(' ', ${col(method)}, ${col(url)})` : "''",
+    timeMs: `${col(time)}::DOUBLE / 1e6`,
+    latencyUs: `${col(latency)}::DOUBLE / 1000`,
+    ok: `coalesce(TRY_CAST(${col(code)} AS INTEGER) BETWEEN 200 AND 399, false) AND coalesce(${col(error)}::VARCHAR, '') = ''`,
+    status: col(code),
+    message: `nullif(${col(error)}::VARCHAR, '')`,
+    thread: 'NULL',
+    url: url ? col(url) : 'NULL',
+  };
+}
+
+/** A per-operation CSV: columns recognised by their header names, as the generic CSV reader does. */
+function generic(columns: readonly FileColumn[]): RequestSelect | null {
+  const role = (r: Role) => columns.find((c) => ROLE_PATTERNS[r].test(c.name));
+  const latency = role('latency');
+  if (!latency) return null;
+  const time = role('time');
+  const op = role('op');
+  const status = role('status');
+  const unit = unitFromHeader(latency.name) ?? 'ms';
+  let ok = 'true';
+  if (status) {
+    const v = text(status);
+    // isFailure of src/formats/csv-columns.ts.
+    if (/^(error|failed|failure)$/i.test(status.name)) ok = oneOf(`coalesce(${v}, '')`, ['', '0', 'false', 'none']);
+    else if (/^(success|ok)$/i.test(status.name)) ok = oneOf(`coalesce(${v}, '')`, ['true', '1', 'ok', 'yes']);
+    else ok = `CASE WHEN regexp_matches(coalesce(${v}, ''), '^[0-9]{3}$') THEN ${v}::INTEGER < 400 ELSE ${oneOf(`coalesce(${v}, '')`, ['ok', 'success', 'true', '0', ''])} END`;
+  }
+  return {
+    // The cell as DuckDB reads it (the parser also trims spaces around it), OP when empty.
+    op: op ? `coalesce(nullif(${col(op)}::VARCHAR, ''), 'OP')` : "'OP'",
+    timeMs: time ? epochMs(time) : 'NULL',
+    // As toMicros: ns divided, the others multiplied.
+    latencyUs: unit === 'ns' ? `${col(latency)}::DOUBLE / 1000` : `${col(latency)}::DOUBLE * ${{ us: 1, ms: 1000, s: 1e6 }[unit]}`,
+    ok,
+    status: status ? col(status) : 'NULL',
+    message: 'NULL',
+    thread: 'NULL',
+    url: 'NULL',
+  };
+}
+
+const BY_FORMAT: Partial<Record<FormatId, (columns: readonly FileColumn[]) => RequestSelect | null>> = { jmeter, k6, vegeta, 'generic-csv': generic };
+
+/** How `requests` reads a file of `format` with these columns, or null when it has no per-request rows. */
+export function requestSelect(format: FormatId, columns: readonly FileColumn[]): RequestSelect | null {
+  return BY_FORMAT[format]?.(columns) ?? null;
+}

@@ -1,0 +1,165 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Papa from 'papaparse';
+import { describe, expect, it } from 'vitest';
+import { writeRequestCsv } from '../../scripts/generate-data.ts';
+import { openQuery } from '../../src/cli/load-paths.ts';
+import { CancelledQueryError } from '../../src/engine/db.ts';
+import { openNodeDb } from '../../src/engine/node-db.ts';
+import type { OpSummary } from '../../src/model/figures.ts';
+import { opKind } from '../../src/model/naming.ts';
+import { FORMAT_IDS } from '../../src/model/types.ts';
+
+/**
+ * SQL over the loaded results (src/engine/query-tables.ts), through the code the `query` command
+ * runs: on the corpus and every producer's fixtures, the documented tables give the summary's own
+ * figures — counts per operation from `seconds`, and p50/p99/p99.9 from `latency_buckets` through
+ * `bl_percentile` — exactly; and `requests`/`file_<n>` read a JTL's own rows.
+ */
+
+const ROOT = 'tests/fixtures';
+const inputs = ['corpus', ...FORMAT_IDS.filter((id) => existsSync(path.join(ROOT, id)))].map((d) => path.join(ROOT, d));
+
+describe('query tables over every fixture', () => {
+  const cases = [...inputs.map((dir) => [dir, null] as const), [path.join(ROOT, 'corpus', 'zipfian-a'), { fromS: 5, toS: 20 }] as const];
+  it.each(cases)('%s (window %j): seconds sum to the summary counts, bl_percentile gives its percentiles', async (dir, window) => {
+    const q = await openQuery([dir], { window });
+    const key = (run: unknown, op: unknown) => `${String(run)}\u0000${String(op)}`;
+    const summary = new Map(q.analysis.runs.flatMap((r) => Object.entries(r.ops).map(([op, o]) => [key(r.label, op), o] as const)));
+
+    // The clients' series with a time: what `seconds` counts (a client with only a summary or a
+    // percentile table has no seconds, and a summary mixing them counts it too).
+    const timedCount = (o: OpSummary) =>
+      o.perClient.filter((c) => c.source === 'raw' || c.source === 'histogram' || c.source === 'intervals').reduce((n, c) => n + c.count, 0);
+    const counts = (await q.run('SELECT run, op, sum(count) AS n FROM seconds GROUP BY run, op')).result.rows;
+    for (const [run, op, n] of counts) {
+      const o = summary.get(key(run, op));
+      expect(o, `${dir} ${String(run)} ${String(op)}`).toBeDefined();
+      // All of the summary's count when all its clients' data have a time.
+      expect(n, `${dir} ${String(run)} ${String(op)}`).toBe(o && timedCount(o));
+    }
+    const counted = new Set(counts.map(([run, op]) => key(run, op)));
+    for (const [k, o] of summary) if (timedCount(o) > 0) expect(counted.has(k), `${dir}: ${k.replace('\u0000', ' ')} in seconds`).toBe(true);
+
+    const percentiles = (
+      await q.run(`SELECT run, op, bl_percentile(hi_us, count, raw, 0.5) AS p50, bl_percentile(hi_us, count, raw, 0.99) AS p99,
+                    bl_percentile(hi_us, count, raw, 0.999) AS p999, sum(count) AS n FROM latency_buckets GROUP BY run, op`)
+    ).result.rows;
+    const exact = [...summary].filter(([, o]) => o.exact && (o.source === 'raw' || o.source === 'histogram') && o.count > 0);
+    expect(percentiles.length, dir).toBe(exact.length);
+    for (const [run, op, p50, p99, p999, n] of percentiles) {
+      const o = summary.get(key(run, op));
+      expect([p50, p99, p999, n], `${dir} ${String(run)} ${String(op)}`).toEqual([o?.p50, o?.p99, o?.['p99.9'], o?.count]);
+    }
+  });
+});
+
+describe('query tables against the corpus oracle (HdrHistogram 2.2.2 in Java)', () => {
+  type Figures = Record<string, number>;
+  type Oracle = Record<string, { runs?: { run: string; dir: string; ops: Record<string, { merged: Figures }> }[]; taggedLog?: { file: string; perTag: Record<string, Figures> } }>;
+  const oracle = JSON.parse(readFileSync(path.join(ROOT, 'corpus', 'expected.json'), 'utf8')) as Oracle;
+  const query = `SELECT run, op, bl_percentile(hi_us, count, raw, 0.5) AS p50, bl_percentile(hi_us, count, raw, 0.99) AS p99,
+      bl_percentile(hi_us, count, raw, 0.999) AS p999, sum(count) AS n FROM latency_buckets GROUP BY run, op`;
+
+  it('the tagged interval log: bl_percentile per tag gives expected.json', async () => {
+    const tagged = oracle['tagged-from-sweep']?.taggedLog;
+    expect(tagged).toBeDefined();
+    const q = await openQuery([path.join(ROOT, 'corpus', tagged?.file ?? '')]);
+    const rows = (await q.run(query)).result.rows;
+    expect(rows.map(([, op, ...v]) => [op, v])).toEqual(Object.entries(tagged?.perTag ?? {}).map(([op, m]) => [op, [m.p50, m.p99, m['p99.9'], m.count]]));
+  });
+
+  it.each(Object.keys(oracle).filter((k) => oracle[k]?.runs))('%s: bl_percentile gives expected.json', async (experiment) => {
+    const q = await openQuery([path.join(ROOT, 'corpus', experiment)]);
+    const p = (await q.run(query)).result.rows;
+    const byKey = new Map(p.map(([run, op, ...v]) => [`${String(run)}/${String(op)}`, v]));
+    let compared = 0;
+    for (const r of oracle[experiment]?.runs ?? []) {
+      const label = q.analysis.runs.find((x) => x.dir.endsWith(r.dir))?.label;
+      for (const [op, o] of Object.entries(r.ops)) {
+        const m = o.merged;
+        if (m.p50 === undefined || m.p99 === undefined || m['p99.9'] === undefined) continue;
+        expect(byKey.get(`${String(label)}/${op}`), `${r.dir} ${op}`).toEqual([m.p50, m.p99, m['p99.9'], m.count]);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
+});
+
+describe('requests and file_<n> over a JTL', () => {
+  const jtl = path.join(ROOT, 'jmeter', 'HTMLReportTestFile.csv');
+
+  it('counts failed requests by status as the file has them', async () => {
+    // Independently: the file's own rows, read with papaparse.
+    const rows = Papa.parse<Record<string, string>>(readFileSync(jtl, 'utf8'), { header: true, skipEmptyLines: true }).data;
+    const expected = new Map<string, number>();
+    for (const r of rows) if (r.success === 'false') expected.set(r.responseCode ?? '', (expected.get(r.responseCode ?? '') ?? 0) + 1);
+    expect(expected.size).toBeGreaterThan(0);
+
+    const q = await openQuery([jtl]);
+    const { result } = await q.run('SELECT status, count(*) AS n FROM requests WHERE NOT ok GROUP BY status ORDER BY status');
+    expect(result.columns.map((c) => c.name)).toEqual(['status', 'n']);
+    expect(new Map(result.rows.map(([s, n]) => [s, n]))).toEqual(expected);
+    const all = (await q.run('SELECT count(*) AS n, count(*) FILTER (WHERE ok) AS ok FROM requests')).result.rows[0];
+    expect(all).toEqual([rows.length, rows.filter((r) => r.success === 'true').length]);
+  });
+
+  it('file_<n> has every column of the file, threadName and URL among them', async () => {
+    const q = await openQuery([jtl]);
+    const header = readFileSync(jtl, 'utf8').split('\n')[0]?.trim().split(',');
+    const { result } = await q.run('SELECT * FROM file_1');
+    expect(result.columns.map((c) => c.name)).toEqual(header);
+    const threads = (await q.run('SELECT threadName, URL FROM file_1 LIMIT 1')).result;
+    expect(threads.rows[0]?.[0]).toBe('Thread Group 1-1');
+  });
+});
+
+describe('requests follow the parsers', () => {
+  const files = ['jmeter/HTMLReportTestFile.csv', 'jmeter/cinema-results.jtl', 'vegeta/mixed.csv', 'vegeta/single.csv.gz', 'k6/create-user-data.csv.gz'];
+  it.each([...files.map((f) => path.join(ROOT, f)), 'generated per-operation CSV'])('%s: requests per operation and outcome are the summary counts', async (file) => {
+    let input = file;
+    if (file === 'generated per-operation CSV') {
+      // A per-operation CSV (op, timestamp_ms, latency_us, status) as the bench writes it, failures among its rows.
+      input = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-query-')), 'requests.csv');
+      expect(Object.keys(await writeRequestCsv(20_000, input))).toContain('READ-FAILED');
+    }
+    const q = await openQuery([input]);
+    const { rows } = (await q.run(`SELECT op || CASE WHEN ok THEN '' ELSE '-FAILED' END AS op, count(*) AS n FROM requests GROUP BY 1 ORDER BY 1`)).result;
+    const ops = q.analysis.runs.flatMap((r) => Object.entries(r.ops).filter(([op]) => ['op', 'failed'].includes(opKind(op))).map(([op, o]) => [op, o.count]));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows).toEqual(ops.sort(([a], [b]) => (String(a) < String(b) ? -1 : 1)));
+  });
+});
+
+describe('query safety', () => {
+  it('reads nothing outside the loaded files and changes no table', async () => {
+    const q = await openQuery([path.join(ROOT, 'jmeter', 'HTMLReportTestFile.csv')]);
+    await expect(q.run("SELECT * FROM read_csv('https://example.com/x.csv')")).rejects.toThrow(/Permission Error|disabled/);
+    await expect(q.run("SELECT * FROM read_csv('/etc/passwd')")).rejects.toThrow(/disabled by configuration/);
+    await expect(q.run('SET enable_external_access = true')).rejects.toThrow();
+    await expect(q.run('DROP TABLE ops')).rejects.toThrow();
+    await expect(q.run('SELECT 1; DROP TABLE ops')).rejects.toThrow();
+    await expect(q.run("INSTALL httpfs")).rejects.toThrow();
+    expect((await q.run('SELECT count(*) AS n FROM ops')).result.rows[0]?.[0]).toBeGreaterThan(0);
+  });
+
+  it('gives the error as DuckDB words it, with the position', async () => {
+    const q = await openQuery([path.join(ROOT, 'jmeter', 'HTMLReportTestFile.csv')]);
+    await expect(q.run('SELECT nope FROM ops')).rejects.toThrow(/Binder Error: Referenced column "nope" not found[\s\S]*LINE 1:[\s\S]*\^/);
+  });
+});
+
+describe('cancelling a query', () => {
+  it('stops DuckDB mid-query when the signal is aborted', async () => {
+    const db = await openNodeDb();
+    const controller = new AbortController();
+    const t0 = performance.now();
+    setTimeout(() => controller.abort(), 200);
+    await expect(db.queryCancellable('SELECT count(*) FROM range(100000000000) t(a) WHERE a % 7 = 3', controller.signal)).rejects.toThrow(CancelledQueryError);
+    expect(performance.now() - t0).toBeLessThan(5000);
+    // The connection answers again afterwards.
+    expect(db.query('SELECT 42 AS x')).toEqual([{ x: 42 }]);
+  });
+});
