@@ -53,6 +53,8 @@ export function formatPct(v: number | null | undefined, digits = 1): string {
 
 /** Seconds as m:ss or h:mm:ss for time axes relative to a run's start. */
 export function formatOffset(seconds: number): string {
+  // An axis padded before the run's start has negative ticks: the sign once, then the magnitude.
+  if (Math.round(seconds) < 0) return `−${formatOffset(-seconds)}`;
   const s = Math.round(seconds);
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOps } from '../../src/views/format.ts';
+import { formatOffset, formatOps } from '../../src/views/format.ts';
 
 /** Rates read the same everywhere: never a bare 0 for a rate that is not zero. */
 describe('formatOps', () => {
@@ -15,5 +15,19 @@ describe('formatOps', () => {
     expect(formatOps(12.34)).toBe('12.3');
     expect(formatOps(1234.5)).toBe('1,235');
     expect(formatOps(null)).toBe('–');
+  });
+});
+
+/** Time since a run's start on chart axes: an axis padded before the start reads as negative time. */
+describe('formatOffset', () => {
+  it('writes minutes:seconds, and hours once there are any', () => {
+    expect(formatOffset(75)).toBe('1:15');
+    expect(formatOffset(3725.4)).toBe('1:02:05');
+    expect(formatOffset(0)).toBe('0:00');
+  });
+  it('puts the sign once before a negative offset, never inside its fields', () => {
+    expect(formatOffset(-226)).toBe('−3:46');
+    expect(formatOffset(-134)).toBe('−2:14');
+    expect(formatOffset(-0.4)).toBe('0:00');
   });
 });
