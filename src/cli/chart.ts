@@ -15,6 +15,7 @@ import { buildRunViews } from '../views/run-views.ts';
 import { loadAndAnalyse } from './load-paths.ts';
 import { stylesCss } from './package-files.ts';
 import { reportProblems } from './run-main.ts';
+import { UsageError } from './usage.ts';
 
 const CHARTS = CHART_KINDS;
 type Chart = ChartKind;
@@ -48,7 +49,6 @@ Exit code: 0 all read, 1 something was skipped (see errors; the chart is still d
 
 const DEFAULT_WIDTH = 960;
 
-class UsageError extends Error {}
 
 interface Options {
   chart: Chart;

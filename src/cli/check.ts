@@ -21,6 +21,7 @@ import { historyOf } from './history-runs.ts';
 import { loadAndAnalyse } from './load-paths.ts';
 import { resolveSides } from './sides.ts';
 import { reportProblems } from './run-main.ts';
+import { parseOrSay, UsageError } from './usage.ts';
 
 export const USAGE = `usage: benchlens check [--json] [--junit FILE] [--markdown FILE] [--sla RULE]...
          [--baseline SIDE --candidate SIDE [--max-regression PCT]] [--history [--order ORDER]] <files-or-folders>...
@@ -42,7 +43,6 @@ A gate for CI: exit 0 when every check holds, 1 when one fails.
 
 Exit code: 0 every check holds, 1 a check failed or a file could not be read, 2 bad usage, 3 internal error.`;
 
-class UsageError extends Error {}
 
 function parse(args: string[]) {
   const { values, positionals } = parseArgs({
@@ -110,14 +110,8 @@ function newestRunCases(series: readonly HistorySeries[]): CheckCase[] {
 }
 
 export async function main(args: string[]): Promise<number> {
-  let options;
-  try {
-    options = parse(args);
-  } catch (e) {
-    if (!(e instanceof UsageError) && !(e instanceof TypeError)) throw e;
-    process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const options = parseOrSay(parse, args, USAGE);
+  if (options === null) return 2;
   const { store, analysis } = await loadAndAnalyse(options.paths);
   const state = structuredClone(DEFAULT_STATE);
   const views = buildRunViews(analysis, state);

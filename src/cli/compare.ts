@@ -17,6 +17,7 @@ import { buildRunViews } from '../views/run-views.ts';
 import { loadAndAnalyse } from './load-paths.ts';
 import { resolveSides } from './sides.ts';
 import { reportProblems } from './run-main.ts';
+import { parseOrSay, UsageError } from './usage.ts';
 
 export const USAGE = `usage: benchlens compare [--json] [--baseline SIDE --candidate SIDE] [--percentiles 50,99,99.9]
          [--sla RULE]... [--price SYSTEM=PRICE]... [--labels FILE.json] [--sizing-percentile P]
@@ -42,7 +43,6 @@ interpolated estimate between them, and with --price the monthly cost and $ per 
 Exit code: 0 all read and compared, 1 something was skipped or could not be compared (see errors
 and problems), 2 bad usage, 3 internal error.`;
 
-class UsageError extends Error {}
 
 function parsePrice(text: string): [string, SystemPriceState] {
   const m = /^(.+)=(nodeHourly|monthly|dynamodb):(.+)$/.exec(text);
@@ -154,14 +154,8 @@ function capacityJson(rows: readonly CapacityRow[]) {
 }
 
 export async function main(args: string[]): Promise<number> {
-  let options;
-  try {
-    options = parse(args);
-  } catch (e) {
-    if (!(e instanceof UsageError) && !(e instanceof TypeError)) throw e;
-    process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const options = parseOrSay(parse, args, USAGE);
+  if (options === null) return 2;
   const { store, analysis } = await loadAndAnalyse(options.paths, options.state.window);
   // Labels given by folder or by label, as the app keeps them: by run key.
   const state: ViewState = { ...options.state, runs: {} };

@@ -18,6 +18,7 @@ import {
   type CostComparison,
   type CostInput,
 } from '../analysis/cost.ts';
+import { UsageError } from './usage.ts';
 
 export const USAGE = `usage: benchlens cost [--json] --reads-per-s R --writes-per-s W [--item-bytes B]
          --storage-gb G (--cluster-monthly M | --nodes N --node-hourly H)
@@ -37,7 +38,6 @@ ${PRICE_PRESET_IDS.map((id) => `${id}: ${DYNAMODB_PRICE_PRESETS[id].note}`).join
 
 const CONSISTENCIES: readonly Consistency[] = ['strong', 'eventual', 'transactional'];
 
-class UsageError extends Error {}
 
 /** Parses the command line into a cost input; throws UsageError on anything it cannot accept. */
 function parseCommandLine(args: string[]): { input: CostInput; preset: DynamoDbPricePreset; json: boolean } {

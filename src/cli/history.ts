@@ -9,6 +9,7 @@ import { DEFAULT_HISTORY_STATS, statPercentile } from '../engine/history-queries
 import { historyOf } from './history-runs.ts';
 import { loadAndAnalyse } from './load-paths.ts';
 import { reportProblems } from './run-main.ts';
+import { parseOrSay, UsageError } from './usage.ts';
 
 export const USAGE = `usage: benchlens history [--json] [--order time|name|label:KEY|pattern:PATTERN] [--stat p50,p99,...] [--op OP] <folders>...
 
@@ -25,7 +26,6 @@ and after, their ratio and its p-value (a permutation test).
 Exit code: 0 all read, 1 something was skipped or the runs could not be put in order (see errors
 and problems), 2 bad usage, 3 internal error.`;
 
-class UsageError extends Error {}
 
 function parse(args: string[]) {
   const { values, positionals } = parseArgs({
@@ -51,14 +51,8 @@ function parse(args: string[]) {
 const fmt = (v: number | null, digits = 1) => (v === null ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits }));
 
 export async function main(args: string[]): Promise<number> {
-  let options;
-  try {
-    options = parse(args);
-  } catch (e) {
-    if (!(e instanceof UsageError) && !(e instanceof TypeError)) throw e;
-    process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const options = parseOrSay(parse, args, USAGE);
+  if (options === null) return 2;
   const { store, analysis } = await loadAndAnalyse(options.paths);
   const history = historyOf(store, analysis, { ...options, ...(options.op ? { op: options.op } : {}), window: null });
   const series = history.result.series.map((s) => ({

@@ -7,6 +7,7 @@ import { toCsv } from '../views/export.ts';
 import type { CellValue } from '../engine/user-query.ts';
 import { openQuery } from './load-paths.ts';
 import { reportProblems } from './run-main.ts';
+import { parseOrSay, UsageError } from './usage.ts';
 
 export const USAGE = `usage: benchlens query [--json|--csv] --sql 'SQL' <files-or-folders>...
 
@@ -25,7 +26,6 @@ The query only reads; it reaches nothing but the files given. See docs/query.md.
 Exit code: 0 all read, 1 something was skipped (see standard error), 2 bad usage or a query
 DuckDB refused (its message on standard error), 3 internal error.`;
 
-class UsageError extends Error {}
 
 function parse(args: string[]) {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' }, csv: { type: 'boolean' }, sql: { type: 'string' } } });
@@ -45,14 +45,8 @@ function table(columns: readonly string[], rows: readonly CellValue[][]): string
 }
 
 export async function main(args: string[]): Promise<number> {
-  let options;
-  try {
-    options = parse(args);
-  } catch (e) {
-    if (!(e instanceof UsageError) && !(e instanceof TypeError)) throw e;
-    process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const options = parseOrSay(parse, args, USAGE);
+  if (options === null) return 2;
   const q = await openQuery(options.paths);
   reportProblems(q.analysis.errors);
   let result;

@@ -13,6 +13,7 @@ import { DEFAULT_STATE, type ViewState } from '../state/view-state.ts';
 import { loadAndAnalyse } from './load-paths.ts';
 import { packageVersion, stylesCss } from './package-files.ts';
 import { reportProblems } from './run-main.ts';
+import { parseOrSay, UsageError } from './usage.ts';
 
 export const USAGE = `usage: benchlens report --out FILE.html [--title T] [--app-url URL]
          [--sla RULE] [--percentile P] [--op OP] [--window FROM-TO] [--focus RUN,...] <file-or-folder>...
@@ -32,7 +33,6 @@ summary table with merged and naive figures, every chart as inline SVG, and the 
 Exit code: 0 all read, 1 something was skipped (listed in the report and on stderr), 2 bad usage,
 3 internal error.`;
 
-class UsageError extends Error {}
 
 function sha256(file: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -87,14 +87,8 @@ function parse(args: string[]) {
 }
 
 export async function main(args: string[]): Promise<number> {
-  let options;
-  try {
-    options = parse(args);
-  } catch (e) {
-    if (!(e instanceof UsageError) && !(e instanceof TypeError)) throw e;
-    process.stderr.write(`error: ${e.message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const options = parseOrSay(parse, args, USAGE);
+  if (options === null) return 2;
   const { loaded, store, analysis } = await loadAndAnalyse(options.paths, options.state.window);
   const labels = new Map(store.runs.map((r) => [r.label, r.key]));
   const unknown = options.focus.filter((f) => !labels.has(f) && !store.runs.some((r) => r.key === f));

@@ -121,14 +121,16 @@ describe('throughput over time of the split-for-heat run', () => {
   const out = path.join(work, 'throughput.svg');
   const run = cliOnce(['--chart', 'throughput', '--out', out, '--json', `${CORPUS}/split-for-heat`]);
 
-  it('draws the four stacked series with their legend and the detected steps', () => {
+  it('draws the four stacked series and the error rate with their legend, and the detected steps', () => {
     const o = run();
     expect(o.code, o.stderr).toBe(0);
     const svg = readFileSync(out, 'utf8');
     assertStandalone(svg);
     expect(svg).toContain('<title>Throughput over time</title>');
     expect(count(svg, 'recharts-area-area')).toBe(4);
-    expect(legendNames(svg)).toEqual(['READ', 'UPDATE', 'READ failed', 'UPDATE failed']);
+    // The run has failed requests: their share of all requests is the dashed line on the right axis.
+    expect(legendNames(svg)).toEqual(['READ', 'UPDATE', 'READ failed', 'UPDATE failed', 'error rate']);
+    expect(svg).toContain('>100%</tspan>');
     // The steps are labelled along the top of the plot, as in the app.
     expect(count(svg, 'recharts-reference-line-line')).toBe(4);
   });
