@@ -1,5 +1,5 @@
 import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
-import type { DistributionSeries, HdrPrecision, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
+import type { DistributionSeries, HdrPrecision, LatencySeries, OverallSummary, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { FailureTally } from '../model/failures.ts';
@@ -302,6 +302,9 @@ class WrkParser implements LineParser {
       this.issues.note(0, 'no wrk run found (no "Running … test @ <url>" line)');
     }
     const file: ParsedFile = { path: this.path, format: 'wrk', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    // wrk times no request: its run time and rate as printed are the run's throughput.
+    const overall = run && run.requests !== null ? wrkOverall(run) : null;
+    if (overall) file.overall = overall;
     // wrk prints counts of the whole run only: they are its report's.
     const failures = this.failures.of('report');
     if (failures) file.failures = failures;
@@ -406,3 +409,14 @@ export const wrkFormat: FormatModule = {
   },
   createParser: (path) => new WrkParser(path),
 };
+
+/**
+ * `N requests in 3.00s` and `Requests/sec: 1424.67` (wrk divides by its own µs clock, so the
+ * printed rate is the tool's, not N ÷ the rounded time); null when either is missing or garbled.
+ */
+function wrkOverall(run: Run): OverallSummary | null {
+  const us = wrkTimeToMicros(run.elapsed ?? '');
+  const rate = Number(run.perSec.Requests ?? Number.NaN);
+  if (us === null || !Number.isFinite(rate) || rate < 0) return null;
+  return { runTimeMs: us / 1000, throughputOpsPerS: rate };
+}

@@ -249,7 +249,7 @@ export interface StatusOpFigures {
   percentiles: Record<string, number>;
 }
 
-/** YCSB's `[OVERALL]` block. */
+/** A run's time and rate as its tool printed them: YCSB's `[OVERALL]` block, wrk's `N requests in 3.00s` and `Requests/sec`. */
 export interface OverallSummary {
   runTimeMs: number | null;
   throughputOpsPerS: number | null;

@@ -196,6 +196,17 @@ describe('wrk', () => {
     expect(run?.ops['http://127.0.0.1:18082/flaky-FAILED']?.count).toBe(128);
   });
 
+  it("a run's duration and throughput are the ones wrk prints (it times no single request)", async () => {
+    for (const name of ['wrk-404.txt', 'wrk-flaky.txt', 'wrk-latency.txt', 'wrk-timeouts.txt', 'wrk2-get-latency.txt', 'wrk2-interrupted.txt']) {
+      const text = fixture(name);
+      const [, amount, unit] = /\d+ requests in (\d+(?:\.\d+)?)(s|m)\b/.exec(text)!;
+      const rate = Number(/^Requests\/sec:\s+(\S+)/m.exec(text)![1]);
+      const { analysis } = await loadAndAnalyse([`${DIR}/${name}`]);
+      const run = analysis.runs[0]!;
+      expect([run.durationS, run.throughput], name).toEqual([Number(amount) * (unit === 'm' ? 60 : 1), rate]);
+    }
+  });
+
   it('is recognised from its content, ahead of the .hgrm reader that wrk2 spectra also resemble', () => {
     for (const name of ['wrk2-get-latency.txt', 'wrk2-uncorrected.txt', 'wrk-latency.txt', 'wrk2-interrupted.txt']) {
       expect(detectFormat(fixture(name), 'out.hgrm')?.id, name).toBe('wrk');
