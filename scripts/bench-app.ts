@@ -35,7 +35,8 @@ function watchForFigures(expected: Record<string, number>): void {
   document.addEventListener('change', () => (state.start ??= performance.now()), { capture: true });
   const observer = new MutationObserver(() => {
     if (state.done !== null) return;
-    const cells = document.querySelectorAll<HTMLElement>('[data-testid=summary-table] td[data-stat=count]');
+    // Each operation's own count; the run's all-requests row merges them and is not one of them.
+    const cells = document.querySelectorAll<HTMLElement>('[data-testid=summary-table] tr:not([data-testid=all-requests]) > td[data-stat=count]');
     if (cells.length !== Object.keys(state.expected).length) return;
     for (const c of cells) if (Number(c.dataset.value) !== state.expected[c.dataset.op ?? '']) return;
     // Final: the percentiles are on screen too, not only the counts.
