@@ -23,7 +23,7 @@ test('a typed query shows its rows and chart, and the link gives the same result
   await expect(page.getByTestId('query-summary')).toContainText('rows');
   const rows = await tableText(page);
   expect(rows.split('\n').length).toBeGreaterThan(10);
-  await page.getByRole('button', { name: 'Chart' }).click();
+  await page.getByTestId('query-summary').getByRole('button', { name: 'Chart', exact: true }).click();
   await expect(page.getByTestId('query-chart').locator('path.recharts-line-curve')).toHaveCount(1);
 
   // The link holds the SQL: a reload shows it, runs nothing until Run, then the same rows.
