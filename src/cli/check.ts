@@ -11,7 +11,7 @@ import { evaluateSla, formatSlaRule } from '../analysis/sla.ts';
 import { newestAgainst, DEFAULT_ALPHA } from '../analysis/changepoint.ts';
 import { checkMarkdown, junitXml, type CheckCase, type CheckSuite } from '../analysis/check.ts';
 import { DEFAULT_PERCENTILES, THROUGHPUT } from '../analysis/compare.ts';
-import { DEFAULT_ORDER, parseOrder, type HistorySeries } from '../analysis/history.ts';
+import type { HistorySeries } from '../analysis/history.ts';
 import { runCompare } from '../engine/compare-queries.ts';
 import { DEFAULT_HISTORY_STATS } from '../engine/history-queries.ts';
 import { DEFAULT_STATE } from '../state/view-state.ts';
@@ -21,7 +21,7 @@ import { historyOf } from './history-runs.ts';
 import { loadAndAnalyse } from './load-paths.ts';
 import { resolveSides } from './sides.ts';
 import { reportProblems } from './run-main.ts';
-import { parseOrSay, UsageError } from './usage.ts';
+import { orderOption, parseOrSay, UsageError } from './usage.ts';
 
 export const USAGE = `usage: benchlens check [--json] [--junit FILE] [--markdown FILE] [--sla RULE]...
          [--baseline SIDE --candidate SIDE [--max-regression PCT]] [--history [--order ORDER]] <files-or-folders>...
@@ -69,14 +69,7 @@ function parse(args: string[]) {
   if (sla.rules.length === 0 && values.baseline === undefined && !values.history) throw new UsageError('nothing to check: give --sla, --baseline and --candidate, or --history');
   const maxRegression = values['max-regression'] === undefined ? 0 : Number(values['max-regression']);
   if (!(Number.isFinite(maxRegression) && maxRegression >= 0)) throw new UsageError(`--max-regression ${values['max-regression']} must be a percentage ≥ 0`);
-  let order = DEFAULT_ORDER;
-  if (values.order !== undefined) {
-    try {
-      order = parseOrder(values.order);
-    } catch (e) {
-      throw new UsageError(`--order: ${(e as Error).message}`);
-    }
-  }
+  const order = orderOption(values.order);
   return { json: values.json ?? false, junit: values.junit, markdown: values.markdown, rules: sla.rules, baseline: values.baseline, candidate: values.candidate, maxRegression, history: values.history ?? false, order, paths: positionals };
 }
 

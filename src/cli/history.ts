@@ -4,12 +4,11 @@
  * interval, and the change points of each series — the same code as the app's History view.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_ORDER, parseOrder } from '../analysis/history.ts';
 import { DEFAULT_HISTORY_STATS, statPercentile } from '../engine/history-queries.ts';
 import { historyOf } from './history-runs.ts';
 import { loadAndAnalyse } from './load-paths.ts';
 import { reportProblems } from './run-main.ts';
-import { parseOrSay, UsageError } from './usage.ts';
+import { orderOption, parseOrSay, UsageError } from './usage.ts';
 
 export const USAGE = `usage: benchlens history [--json] [--order time|name|label:KEY|pattern:PATTERN] [--stat p50,p99,...] [--op OP] <folders>...
 
@@ -34,14 +33,7 @@ function parse(args: string[]) {
     options: { json: { type: 'boolean' }, order: { type: 'string' }, stat: { type: 'string' }, op: { type: 'string' } },
   });
   if (positionals.length === 0) throw new UsageError('no result folders given');
-  let order = DEFAULT_ORDER;
-  if (values.order !== undefined) {
-    try {
-      order = parseOrder(values.order);
-    } catch (e) {
-      throw new UsageError(`--order: ${(e as Error).message}`);
-    }
-  }
+  const order = orderOption(values.order);
   const stats = values.stat === undefined ? [...DEFAULT_HISTORY_STATS] : values.stat.split(',').map((s) => s.trim());
   const bad = stats.filter((s) => s !== 'throughput' && s !== 'errors' && !((statPercentile(s) ?? 0) > 0 && (statPercentile(s) ?? 0) <= 100));
   if (stats.length === 0 || bad.length) throw new UsageError(`--stat ${values.stat}: expected pXX (0 < XX ≤ 100), throughput or errors`);
