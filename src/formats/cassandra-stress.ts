@@ -1,7 +1,7 @@
 import { includingFailuresOf } from '../model/naming.ts';
-import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
+import { msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
-import { IssueLog, MAX_MESSAGE_CHARS, type FormatModule, type LineParser } from './format.ts';
+import { clip, IssueLog, MAX_MESSAGE_CHARS, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
 import { outcomeSeries } from './outcomes.ts';
 
@@ -71,8 +71,9 @@ const SUMMARY_PERCENTILE: Record<string, string> = {
 const COLUMN = { type: 'type', ops: 'total ops', rate: 'op/s', mean: 'mean', med: 'med', p95: '.95', p99: '.99', p999: '.999', max: 'max', time: 'time', errors: 'errors' } as const;
 
 /** A milliseconds figure as printed (`%8.1f`, or `%,.1f` in Results) → integer µs; null when not a plain decimal. */
-function msToMicros(text: string): number | null {
-  const us = parseScaledDecimal(text.replace(/,/g, ''), 3);
+/** A latency in ms as printed, grouped or plain (`1,234.5`) → µs; null when not a non-negative decimal. */
+function latencyMicros(text: string): number | null {
+  const us = msToMicros(text.replace(/,/g, ''));
   return us !== null && us >= 0 ? us : null;
 }
 
@@ -81,10 +82,6 @@ function groupedCount(text: string): number | null {
   const t = text.trim();
   if (!/^\d{1,3}(?:,\d{3})*$|^\d+$/.test(t)) return null;
   return parseNonNegativeInteger(t.replace(/,/g, ''));
-}
-
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 interface ParsedRow {
@@ -172,7 +169,7 @@ class CassandraStressTextParser implements LineParser {
     const running = RUNNING.exec(line);
     if (running) {
       this.startRun(running[1] ?? '', Number(running[2]), lineNo);
-      this.running = clip(line);
+      this.running = clip(line, 80);
       return;
     }
     if (SWEEP_HEADER.test(line)) {
@@ -298,19 +295,19 @@ class CassandraStressTextParser implements LineParser {
     const type = hasType ? (fields[0] ?? '') : '';
     const cumulative = parseNonNegativeInteger(at(COLUMN.ops) ?? '');
     if (cumulative === null) {
-      this.issues.skip(lineNo, `"total ops" ${JSON.stringify(clip(at(COLUMN.ops) ?? ''))} is not a whole number`, COLUMN.ops);
+      this.issues.skip(lineNo, `"total ops" ${JSON.stringify(clip(at(COLUMN.ops) ?? '', 80))} is not a whole number`, COLUMN.ops);
       return;
     }
     const timeText = at(COLUMN.time) ?? '';
     const timeUs = parseScaledDecimal(timeText, 6);
     if (timeUs === null || timeUs < 0) {
-      this.issues.skip(lineNo, `"time" ${JSON.stringify(clip(timeText))} is not a number of seconds`, COLUMN.time);
+      this.issues.skip(lineNo, `"time" ${JSON.stringify(clip(timeText, 80))} is not a number of seconds`, COLUMN.time);
       return;
     }
     const errorsText = at(COLUMN.errors);
     const errors = errorsText === undefined ? 0 : parseNonNegativeInteger(errorsText);
     if (errors === null) {
-      this.issues.skip(lineNo, `"errors" ${JSON.stringify(clip(errorsText ?? ''))} is not a whole number`, COLUMN.errors);
+      this.issues.skip(lineNo, `"errors" ${JSON.stringify(clip(errorsText ?? '', 80))} is not a whole number`, COLUMN.errors);
       return;
     }
     const latency: Record<string, number | null> = {};
@@ -324,9 +321,9 @@ class CassandraStressTextParser implements LineParser {
     ] as const) {
       const text = at(name);
       if (text === undefined) continue;
-      const us = msToMicros(text);
+      const us = latencyMicros(text);
       if (us === null && text !== 'NaN') {
-        this.issues.skip(lineNo, `latency "${name}" ${JSON.stringify(clip(text))} is not a number of milliseconds`, name);
+        this.issues.skip(lineNo, `latency "${name}" ${JSON.stringify(clip(text, 80))} is not a number of milliseconds`, name);
         return;
       }
       latency[key] = us;
@@ -457,13 +454,13 @@ class CassandraStressTextParser implements LineParser {
     if (!isLatency && !isCount) return;
     const value = (text: string): number | null => {
       const number = text.replace(/\s*(ms|op\/s|pk\/s|row\/s)$/, '').trim();
-      return isLatency ? msToMicros(number) : groupedCount(number);
+      return isLatency ? latencyMicros(number) : groupedCount(number);
     };
     const label = key === 'latency mean' ? 'mean' : key === 'latency max' ? 'max' : key === 'total errors' ? 'errors' : key === 'total partitions' ? 'partitions' : SUMMARY_PERCENTILE[key];
     if (label === undefined) return;
     const overall = value(overallText);
     if (overall === null && overallText !== 'NaN') {
-      this.issues.note(lineNo, `Results "${key}" ${JSON.stringify(clip(overallText))} is not a number`);
+      this.issues.note(lineNo, `Results "${key}" ${JSON.stringify(clip(overallText, 80))} is not a number`);
       return;
     }
     if (overall !== null) run.resultsOverall[label] = overall;

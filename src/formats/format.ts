@@ -71,8 +71,20 @@ export const MAX_ERRORS_PER_FILE = 100;
  */
 export const MAX_MESSAGE_CHARS = 400;
 
-function clip(text: string): string {
-  return text.length > MAX_MESSAGE_CHARS ? `${text.slice(0, MAX_MESSAGE_CHARS - 1)}…` : text;
+/** `text` cut to `max` characters, the last an ellipsis where it was cut. */
+export function clip(text: string, max = MAX_MESSAGE_CHARS): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * The first line of a detector's `head` that holds more than white space, as written, up to
+ * `max` characters from its first non-blank one (a long first line is not copied whole).
+ */
+export function firstLine(head: string, max = 8192): string {
+  const start = head.search(/\S/);
+  if (start < 0) return '';
+  const end = head.indexOf('\n', start);
+  return head.slice(head.lastIndexOf('\n', start) + 1, Math.min(end < 0 ? head.length : end, start + max));
 }
 
 /** The entry that ends a file's error list when it has more errors than it lists. */

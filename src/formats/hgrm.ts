@@ -1,3 +1,4 @@
+import { precisionFromSubBuckets } from '../model/hdr-layout.ts';
 import { baseName, splitClientAndOp, withoutCompression } from '../model/naming.ts';
 import type { DistributionSeries, HdrPrecision, ParsedFile } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
@@ -14,14 +15,6 @@ const CSV_ROW = /^\s*([\d.]+(?:[eE][+-]?\d+)?),([\d.]+),(\d+)(?:,(.*))?$/;
 const FOOTER_MEAN = /^#\[Mean\s*=\s*([\d.eE+-]+|NaN),\s*StdDeviation\s*=\s*([\d.eE+-]+|NaN)\]/;
 const FOOTER_MAX = /^#\[Max\s*=\s*([\d.eE+-]+),\s*Total count\s*=\s*(\d+)\]/;
 const FOOTER_BUCKETS = /^#\[Buckets\s*=\s*(\d+),\s*SubBuckets\s*=\s*(\d+)\]/;
-
-/** HdrHistogram sizes sub-buckets as 2^ceil(log2(2 × 10^digits)); invert that. */
-function precisionFromSubBuckets(subBuckets: number): HdrPrecision | null {
-  for (let digits = 0; digits <= 5; digits++) {
-    if (2 ** Math.ceil(Math.log2(2 * 10 ** digits)) === subBuckets) return { significantDigits: digits, lowestDiscernibleValue: 1 };
-  }
-  return null;
-}
 
 class HgrmParser implements LineParser {
   private readonly issues: IssueLog;

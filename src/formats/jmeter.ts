@@ -1,4 +1,4 @@
-import { MAX_EPOCH_MS, parseScaledDecimal } from '../model/numbers.ts';
+import { MAX_EPOCH_MS, msToMicros } from '../model/numbers.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { RecordJoiner, splitRecord } from './quoted-records.ts';
@@ -86,13 +86,6 @@ export function jmeterTimestamp(text: string): number | null {
     }
   }
   return ms !== null && Number.isFinite(ms) && ms >= 0 && ms <= MAX_EPOCH_MS ? ms : null;
-}
-
-/** Whole (or decimal, exactly) ms → µs; null for anything else. */
-function msToMicros(text: string): number | null {
-  if (/^\d{1,12}$/.test(text)) return Number(text) * 1000;
-  const v = parseScaledDecimal(text, 3);
-  return v !== null && v >= 0 ? v : null;
 }
 
 function successOf(text: string): boolean | null {
@@ -275,7 +268,7 @@ class JmeterParser implements LineParser {
     }
     const elapsedText = f[c.elapsed] ?? '';
     const latency = msToMicros(elapsedText);
-    if (latency === null) return this.issues.skip(lineNo, `elapsed "${elapsedText.slice(0, 40)}" is not a whole number of ms`, 'elapsed');
+    if (latency === null || latency < 0) return this.issues.skip(lineNo, `elapsed "${elapsedText.slice(0, 40)}" is not a whole number of ms`, 'elapsed');
     let time = Number.NaN;
     if (c.time !== undefined) {
       const t = jmeterTimestamp(f[c.time] ?? '');
@@ -292,7 +285,7 @@ class JmeterParser implements LineParser {
     if (ok && c.latency !== undefined) {
       const text = f[c.latency] ?? '';
       firstByte = msToMicros(text);
-      if (firstByte === null) return this.issues.skip(lineNo, `Latency "${text.slice(0, 40)}" is not a whole number of ms`, 'Latency');
+      if (firstByte === null || firstByte < 0) return this.issues.skip(lineNo, `Latency "${text.slice(0, 40)}" is not a whole number of ms`, 'Latency');
     }
     const label = c.label !== undefined ? (f[c.label] ?? '') : '';
     const host = c.host !== undefined ? (f[c.host] ?? '').trim() : '';
@@ -408,7 +401,7 @@ class JmeterParser implements LineParser {
     const elapsedText = a.get('t');
     if (elapsedText === undefined) return this.issues.skip(lineNo, `<${name.slice(0, 40)}> without a t (elapsed) attribute`);
     const latency = msToMicros(elapsedText);
-    if (latency === null) return this.issues.skip(lineNo, `t="${elapsedText.slice(0, 40)}" is not a whole number of ms`, 't');
+    if (latency === null || latency < 0) return this.issues.skip(lineNo, `t="${elapsedText.slice(0, 40)}" is not a whole number of ms`, 't');
     const sc = a.get('sc');
     if (sc !== undefined && sc !== '1' && sc !== '0') return this.issues.skip(lineNo, `a sample of sc="${sc.slice(0, 20)}" (statistical mode) holds only the summed time of its samples`, 'sc');
     let time = Number.NaN;
@@ -429,7 +422,7 @@ class JmeterParser implements LineParser {
     const lt = a.get('lt');
     if (ok && lt !== undefined) {
       firstByte = msToMicros(lt);
-      if (firstByte === null) return this.issues.skip(lineNo, `lt="${lt.slice(0, 40)}" is not a whole number of ms`, 'lt');
+      if (firstByte === null || firstByte < 0) return this.issues.skip(lineNo, `lt="${lt.slice(0, 40)}" is not a whole number of ms`, 'lt');
     }
     // An assertion's failureMessage is a child element, which is not read: `rm` is the message.
     if (!ok) this.failures.add(a.get('lb') ?? '', a.get('rc') ?? null, a.get('rm') ?? null);

@@ -3,7 +3,7 @@ import { includingFailuresOf } from '../model/naming.ts';
 import { parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { firstLine, IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { QuotedLines } from './quoted-records.ts';
@@ -429,19 +429,11 @@ function trendSummary(op: string, count: number, v: Record<string, unknown> | nu
   return { kind: 'summary', op, unit: 'ms', count, mean, min, max, percentiles, returns: {}, scope: 'run' };
 }
 
-/** The first non-blank line of the head, clipped: detection looks at little else. */
-function firstLine(head: string): string {
-  const start = head.search(/\S/);
-  if (start < 0) return '';
-  const end = head.indexOf('\n', start);
-  return head.slice(start, Math.min(end < 0 ? head.length : end, start + 8192)).trim();
-}
-
 export const k6Format: FormatModule = {
   id: 'k6',
   label: 'k6 results (CSV, JSON) and summary',
   detect(head) {
-    const line = firstLine(head);
+    const line = firstLine(head).trim();
     if (/^"?metric_name"?[,;\t|]/.test(line) && line.includes('metric_value') && line.includes('timestamp')) return 1;
     if (!line.startsWith('{')) return 0;
     if ((line.includes('"type":"Point"') || line.includes('"type":"Metric"')) && line.includes('"metric":"')) return 1;

@@ -1,4 +1,4 @@
-import { parseScaledDecimal } from '../model/numbers.ts';
+import { msToMicros } from '../model/numbers.ts';
 import { baseName, withoutCompression } from '../model/naming.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, OverallSummary, ParsedFile, SummarySeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
@@ -74,9 +74,9 @@ function percentileLabel(header: string): string | null {
 }
 
 /** Milliseconds as Locust writes them (an int, Python's repr of a float, a decimal comma) → µs, or null. */
-function msToMicros(text: string): number | null {
+function responseMicros(text: string): number | null {
   const t = text.trim().replace(',', '.');
-  const exact = parseScaledDecimal(t, 3);
+  const exact = msToMicros(t);
   if (exact !== null) return exact;
   if (!/^\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i.test(t)) return null;
   const v = Number(t) * 1000;
@@ -229,7 +229,7 @@ class LocustParser implements LineParser {
     const read = (role: Role): number | null | undefined => {
       const text = this.field(fields, role);
       if (text === undefined) return null;
-      return msToMicros(text) ?? undefined;
+      return responseMicros(text) ?? undefined;
     };
     const mean = read('average');
     const min = read('min');
@@ -239,7 +239,7 @@ class LocustParser implements LineParser {
     for (const [i, label] of this.percentileColumns) {
       const text = (fields[i] ?? '').trim();
       if (text === 'N/A') continue;
-      const v = msToMicros(text);
+      const v = responseMicros(text);
       if (v === null) return void this.issues.skip(lineNo, `percentile ${this.header?.[i] ?? label} "${text.slice(0, 40)}" is not a number`), null;
       percentiles[label] = v;
     }
@@ -267,7 +267,7 @@ class LocustParser implements LineParser {
     const failures = count(this.field(fields, 'failures') ?? '0');
     if (requests === null || failures === null || failures > requests) return this.issues.skip(lineNo, 'request or failure count is not a whole number (failures up to requests)');
     const averageText = this.field(fields, 'average');
-    const average = averageText === undefined ? null : msToMicros(averageText);
+    const average = averageText === undefined ? null : responseMicros(averageText);
     if (averageText !== undefined && average === null) return this.issues.skip(lineNo, `average response time "${averageText.slice(0, 40)}" is not a number`);
     if (this.currentTs === null || ts > this.currentTs) {
       this.previousTs = this.currentTs;
@@ -314,7 +314,7 @@ class LocustParser implements LineParser {
       }
       const read = (role: Role): number | null => {
         const text = this.field(last.fields, role);
-        return text === undefined ? null : msToMicros(text);
+        return text === undefined ? null : responseMicros(text);
       };
       const median = read('median');
       const any = last.requests > 0;

@@ -1,7 +1,7 @@
 import { baseName, withoutCompression } from '../model/naming.ts';
-import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
+import { msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { DistributionSeries, IntervalSummaryRow, IntervalSummarySeries, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { firstLine, IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
 import { decodeHistogram } from '../model/hdr-codec.ts';
 import { max, mean, stdDeviation } from '../model/hdr-stats.ts';
@@ -46,11 +46,10 @@ function fileParts(path: string): { prefix: string; command: string | null } | n
   return m ? { prefix: m[1] ?? '', command: m[2] ?? null } : null;
 }
 
-/** ms with up to 3 decimals as printed by memtier → exact µs; null when not such a number. */
-function msToMicros(value: unknown): number | null {
+/** A latency in ms as memtier writes it (a JSON number or table text; digits, no sign) → exact µs; null when not such a number. */
+function figureMicros(value: unknown): number | null {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
-  if (!/^\d+(?:\.\d+)?$/.test(text)) return null;
-  return parseScaledDecimal(text, 3);
+  return /^\d+(?:\.\d+)?$/.test(text) ? msToMicros(text) : null;
 }
 
 /** The table's mean (`%15.05f` ms, a fraction of a µs) → µs, to the printed precision. */
@@ -184,14 +183,14 @@ class MemtierPrintParser implements LineParser {
   private footer(line: string, lineNo: number): void {
     const mean = FOOTER_MEAN.exec(line);
     if (mean) {
-      this.mean = msToMicros(mean[1]);
-      this.stddev = msToMicros(mean[2]);
+      this.mean = figureMicros(mean[1]);
+      this.stddev = figureMicros(mean[2]);
       if (this.mean === null) this.issues.note(lineNo, `footer mean "${mean[1] ?? ''}" is not a latency in ms; it is not used`);
       return;
     }
     const max = FOOTER_MAX.exec(line);
     if (max) {
-      this.max = msToMicros(max[1]);
+      this.max = figureMicros(max[1]);
       this.footerCount = Number(max[2]);
     }
   }
@@ -238,7 +237,7 @@ function percentilesOf(entry: Json): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [key, value] of Object.entries(entry)) {
     const label = percentileLabel(key);
-    const us = label === null ? null : msToMicros(value);
+    const us = label === null ? null : figureMicros(value);
     if (label !== null && us !== null) out[label] = us;
   }
   return out;
@@ -338,9 +337,9 @@ class MemtierJsonParser implements LineParser {
           op,
           unit: 'us',
           count,
-          mean: empty ? null : msToMicros(entry['Average Latency'] ?? entry.Latency),
-          min: empty ? null : msToMicros(entry['Min Latency']),
-          max: empty ? null : msToMicros(entry['Max Latency']),
+          mean: empty ? null : figureMicros(entry['Average Latency'] ?? entry.Latency),
+          min: empty ? null : figureMicros(entry['Min Latency']),
+          max: empty ? null : figureMicros(entry['Max Latency']),
           percentiles: empty ? {} : whole,
           returns: {},
         });
@@ -395,10 +394,10 @@ class MemtierJsonParser implements LineParser {
         startUs: ((startMs ?? 0) + s * 1000) * 1000,
         lengthUs: 1_000_000,
         count,
-        mean: count > 0 ? msToMicros(entry['Average Latency']) : null,
+        mean: count > 0 ? figureMicros(entry['Average Latency']) : null,
         stddev: null,
-        min: count > 0 ? msToMicros(entry['Min Latency']) : null,
-        max: count > 0 ? msToMicros(entry['Max Latency']) : null,
+        min: count > 0 ? figureMicros(entry['Min Latency']) : null,
+        max: count > 0 ? figureMicros(entry['Max Latency']) : null,
         percentiles: count > 0 ? percentilesOf(entry) : {},
         line: 0,
       });
@@ -531,7 +530,7 @@ class MemtierTextParser implements LineParser {
       for (const [column, value] of row.cells) {
         if (column === 'Avg. Latency' || column === 'Latency') mean = meanMsToMicros(value);
         const label = percentileLabel(column);
-        const us = label === null ? null : msToMicros(value);
+        const us = label === null ? null : figureMicros(value);
         if (label !== null && us !== null) percentiles[label] = us;
       }
       series.push({ kind: 'summary', op: row.type === 'Totals' ? ALL_REQUESTS : row.type, unit: 'us', count, mean, min: null, max: null, percentiles, returns: {} });
@@ -549,11 +548,6 @@ const JSON_SIGN = /"(?:ALL STATS|BEST RUN RESULTS|AGGREGATED AVERAGE RESULTS[^"]
 const JSON_FIELDS = /"(?:Ops\/sec|Time-Serie|run information|Connections per thread)"\s*:/;
 const TEXT_SIGN = /^(?:ALL STATS|BEST RUN RESULTS|RUN #\d+ RESULTS)\n=+\nType\s+Ops\/sec\s/m;
 const RUN_INFO_SIGN = /^\d+\s+Threads\n\d+\s+Connections per thread\n\d+\s+(?:Requests per client|Seconds)$/m;
-
-function firstLine(head: string): string {
-  const m = /^[^\n]*\S[^\n]*$/m.exec(head);
-  return m ? m[0] : '';
-}
 
 function score(head: string, fileName: string): number {
   if (LOG_HEADER.test(head)) {

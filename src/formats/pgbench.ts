@@ -1,4 +1,4 @@
-import { MAX_EPOCH_MS, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
+import { MAX_EPOCH_MS, msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
 import { FailureTally } from '../model/failures.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
@@ -105,10 +105,6 @@ function isAggregateRow(f: readonly string[]): boolean {
 }
 
 /** ms with up to 3 decimals (pgbench's `%.3f`) → µs; null for nan. */
-function millisToMicros(text: string): number | null {
-  return parseScaledDecimal(text, 3);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Per-transaction log
 
@@ -454,7 +450,7 @@ class TextReport {
     };
     const millis = (): number | null => {
       const m = /^(\d+(?:\.\d+)?) ms(?: \(.*\))?$/.exec(value);
-      const v = m ? millisToMicros(m[1] ?? '') : null;
+      const v = m ? msToMicros(m[1] ?? '') : null;
       if (v === null) this.issues.skip(lineNo, `${key}: "${value.slice(0, 60)}" is not a latency in ms`);
       return v;
     };
@@ -481,7 +477,7 @@ class TextReport {
         return;
       case 'rate limit schedule lag': {
         const m = /^avg (\d+(?:\.\d+)?) \(max (\d+(?:\.\d+)?)\) ms$/.exec(value);
-        this.lagAvgUs = m ? millisToMicros(m[1] ?? '') : null;
+        this.lagAvgUs = m ? msToMicros(m[1] ?? '') : null;
         if (this.lagAvgUs === null) this.issues.skip(lineNo, `rate limit schedule lag: "${value.slice(0, 60)}" is not "avg X (max Y) ms"`);
         return;
       }
@@ -521,8 +517,8 @@ class TextReport {
     const previous = this.progress[this.progress.length - 1];
     if ((previous && tUs <= previous.tUs) || this.total.count !== null) return this.secondRun(lineNo, 'progress of a second run');
     const nan = (s: string) => /^-?nan$/i.test(s);
-    const latUs = nan(m[3] ?? '') ? null : millisToMicros(m[3] ?? '');
-    const stddevUs = nan(m[4] ?? '') ? null : millisToMicros(m[4] ?? '');
+    const latUs = nan(m[3] ?? '') ? null : msToMicros(m[3] ?? '');
+    const stddevUs = nan(m[4] ?? '') ? null : msToMicros(m[4] ?? '');
     if ((latUs === null && !nan(m[3] ?? '')) || (stddevUs === null && !nan(m[4] ?? ''))) return this.issues.skip(lineNo, `latency or stddev of a progress line is not a number: "${text.slice(0, 80)}"`);
     let lagUs: number | null = null;
     let failed = 0;
@@ -530,7 +526,7 @@ class TextReport {
       if (part.length === 0) continue;
       const lag = /^lag (\S+) ms$/.exec(part);
       const counted = /^(\d+) (failed|skipped|retried|retries)$/.exec(part);
-      if (lag) lagUs = millisToMicros(lag[1] ?? '');
+      if (lag) lagUs = msToMicros(lag[1] ?? '');
       else if (counted && (counted[2] === 'failed' || counted[2] === 'skipped')) failed += Number(counted[1]);
       else if (!counted) return this.issues.skip(lineNo, `unrecognised part "${part.slice(0, 40)}" in a progress line`);
     }

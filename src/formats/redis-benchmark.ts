@@ -1,5 +1,5 @@
 import { HdrLayout } from '../model/hdr-layout.ts';
-import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
+import { msToMicros, parseNonNegativeInteger } from '../model/numbers.ts';
 import type { DistributionSeries, HdrPrecision, LatencySeries, ParsedFile, SummarySeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 
@@ -53,11 +53,6 @@ interface Test {
   /** avg min p50 p95 p99 max in µs, from the Summary block. */
   summary: number[] | null;
   rps: string | null;
-}
-
-/** ms with up to 3 decimals → µs. */
-function millis(text: string): number | null {
-  return parseScaledDecimal(text, 3);
 }
 
 /**
@@ -165,7 +160,7 @@ class RedisBenchmarkParser implements LineParser {
   private row(test: Test, text: string, lineNo: number): void {
     const m = COUNTED_ROW.exec(text) as RegExpExecArray;
     const printed = Number(m[1]);
-    const valueUs = millis(m[2] ?? '');
+    const valueUs = msToMicros(m[2] ?? '');
     const count = parseNonNegativeInteger(m[3] ?? '');
     if (valueUs === null || count === null || !(printed >= 0 && printed <= 100)) return this.issues.skip(lineNo, `value, percentage (0–100) or cumulative count out of range: "${text.slice(0, 80)}"`);
     if (test.section !== 'ticks' && test.section !== 'linear') return this.issues.skip(lineNo, 'a latency row outside a distribution section');
@@ -180,7 +175,7 @@ class RedisBenchmarkParser implements LineParser {
   }
 
   private latencySummary(test: Test, text: string, lineNo: number): void {
-    const values = text.split(/\s+/).map(millis);
+    const values = text.split(/\s+/).map(msToMicros);
     if (values.length !== 6 || values.some((v) => v === null)) return this.issues.skip(lineNo, `latency summary "${text.slice(0, 80)}" is not six latencies in ms (avg min p50 p95 p99 max)`);
     test.summary = values as number[];
     test.section = null;
@@ -193,7 +188,7 @@ class RedisBenchmarkParser implements LineParser {
     if (!this.claim(name, lineNo)) return;
     this.settings[`${name} requests/s`] = m[2] ?? '';
     if (m[3] === undefined) return;
-    const p50 = millis(m[3]);
+    const p50 = msToMicros(m[3]);
     if (p50 === null) return this.issues.skip(lineNo, `p50 "${m[3]}" is not a latency in ms`);
     this.csv.push(summaryOf(name, null, { p50 }));
   }
@@ -214,7 +209,7 @@ class RedisBenchmarkParser implements LineParser {
     if (!this.claim(name, lineNo)) return;
     this.settings[`${name} requests/s`] = numbers[0] ?? '';
     if (numeric === 1) return;
-    const latencies = numbers.slice(1).map(millis);
+    const latencies = numbers.slice(1).map(msToMicros);
     const [avg, min, p50, p95, p99, max] = latencies;
     if (avg == null || min == null || p50 == null || p95 == null || p99 == null || max == null) return this.issues.skip(lineNo, `latencies of ${name} are not ms with up to 3 decimals`);
     this.csv.push(summaryOf(name, { avg, min, max }, { p50, p95, p99 }));

@@ -1,7 +1,7 @@
 import { baseName, withoutCompression } from '../model/naming.ts';
 import { parseNonNegativeInteger, parseScaledDecimal, secondsToMicros } from '../model/numbers.ts';
 import type { IntervalSummarySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
-import { IssueLog, MAX_MESSAGE_CHARS, type FormatModule, type LineParser } from './format.ts';
+import { clip, IssueLog, MAX_MESSAGE_CHARS, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
 
 /**
@@ -84,10 +84,6 @@ const FIGURE = /^\s+(max|99\.9th|99th|95th|90th|median|mean):\s*(\S+)\s*$/;
 const FIGURE_KEY: Record<string, string> = { '99.9th': 'p99.9', '99th': 'p99', '95th': 'p95', '90th': 'p90', median: 'p50' };
 const LATENCY_COLUMNS = ['max', 'p99.9', 'p99', 'p95', 'p90', 'p50', 'mean'] as const;
 
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
-}
-
 interface Section {
   intended: boolean;
   /** A per-type block of mixed mode: not read. */
@@ -147,7 +143,7 @@ class ScyllaBenchTextParser implements LineParser {
       if (goDurationToNanos(first) !== null) {
         const row = ROW.exec(text);
         if (row) this.row(row, lineNo);
-        else this.issues.skip(lineNo, `row ${JSON.stringify(clip(text.trim()))} lacks its operation, row or error count (a cut or garbled row)`);
+        else this.issues.skip(lineNo, `row ${JSON.stringify(clip(text.trim(), 80))} lacks its operation, row or error count (a cut or garbled row)`);
         return;
       }
     }
@@ -183,7 +179,7 @@ class ScyllaBenchTextParser implements LineParser {
         const token = tokens[i] ?? '';
         const ns = goDurationToNanos(token);
         if (ns === null) {
-          this.issues.skip(lineNo, `latency "${LATENCY_COLUMNS[i]}" ${JSON.stringify(clip(token))} is not a duration (a cut or garbled row)`, LATENCY_COLUMNS[i]);
+          this.issues.skip(lineNo, `latency "${LATENCY_COLUMNS[i]}" ${JSON.stringify(clip(token, 80))} is not a duration (a cut or garbled row)`, LATENCY_COLUMNS[i]);
           return;
         }
         figures[LATENCY_COLUMNS[i] as string] = ns / 1000;
@@ -226,7 +222,7 @@ class ScyllaBenchTextParser implements LineParser {
     if (figure && this.section) {
       const ns = goDurationToNanos(figure[2] as string);
       if (ns === null) {
-        this.issues.note(lineNo, `summary ${figure[1]} ${JSON.stringify(clip(figure[2] as string))} is not a duration`);
+        this.issues.note(lineNo, `summary ${figure[1]} ${JSON.stringify(clip(figure[2] as string, 80))} is not a duration`);
         return;
       }
       this.section.figures[FIGURE_KEY[figure[1] as string] ?? (figure[1] as string)] = ns / 1000;
@@ -235,7 +231,7 @@ class ScyllaBenchTextParser implements LineParser {
     const total = /^Total (ops|errors):\s*(\S+)\s*$/.exec(text);
     if (total) {
       const n = parseNonNegativeInteger(total[2] as string);
-      if (n === null) this.issues.note(lineNo, `Total ${total[1]} ${JSON.stringify(clip(total[2] as string))} is not a whole number`);
+      if (n === null) this.issues.note(lineNo, `Total ${total[1]} ${JSON.stringify(clip(total[2] as string, 80))} is not a whole number`);
       else if (total[1] === 'ops') this.totalOps = n;
       else this.totalErrors = n;
     }

@@ -1,4 +1,4 @@
-import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
+import { msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { DistributionSeries, IntervalSummaryRow, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 
@@ -69,11 +69,6 @@ const COUNT = /^(\d+)(?:\s+\(.*\))?$/;
 
 function emptyBlock(line: number, checkpoint: boolean): Block {
   return { line, checkpoint, events: null, transactions: null, errors: 0, minUs: null, avgUs: null, maxUs: null, sumUs: null, percentile: null, percentileUs: null };
-}
-
-/** ms as sysbench prints them (`12.34`, 0.x: `12.34ms`) → µs. */
-function millis(text: string): number | null {
-  return parseScaledDecimal(text.endsWith('ms') ? text.slice(0, -2) : text, 3);
 }
 
 class SysbenchParser implements LineParser {
@@ -160,7 +155,7 @@ class SysbenchParser implements LineParser {
       this.inHistogram = false;
       return false;
     }
-    const valueUs = parseScaledDecimal(text.slice(0, bar), 3);
+    const valueUs = msToMicros(text.slice(0, bar));
     const rest = text.slice(bar + 2);
     const space = rest.lastIndexOf(' ');
     const count = parseNonNegativeInteger(space < 0 ? rest : rest.slice(space + 1));
@@ -206,7 +201,8 @@ class SysbenchParser implements LineParser {
       return v;
     };
     const latency = (): number | null => {
-      const v = millis(value);
+      // sysbench 0.x prints `12.34ms`, 1.x `12.34`.
+      const v = msToMicros(value.endsWith('ms') ? value.slice(0, -2) : value);
       if (v === null) this.issues.skip(lineNo, `${key}: "${value.slice(0, 60)}" is not a latency in ms`);
       return v;
     };
@@ -359,7 +355,7 @@ function v1Interval(rest: string): Omit<IntervalLine, 'line' | 't'> | string {
   if (!m) return `not a sysbench interval line ("thds: N tps|eps: X … lat (ms,P%): Y …"): "${rest.slice(0, 80)}"`;
   const rateCents = parseScaledDecimal(m[3] ?? '', 2);
   const errorCents = m[6] === undefined ? 0 : parseScaledDecimal(m[6], 2);
-  const valueUs = parseScaledDecimal(m[5] ?? '', 3);
+  const valueUs = msToMicros(m[5] ?? '');
   if (rateCents === null || errorCents === null || valueUs === null) return `a rate or latency of an interval line is not a number: "${rest.slice(0, 80)}"`;
   const p = Number(m[4]);
   return { rateCents, errorCents, percentile: p > 0 && p <= 100 ? `p${p}` : null, valueUs };
@@ -378,7 +374,7 @@ function v05Interval(rest: string): Omit<IntervalLine, 'line' | 't'> | string | 
   const rateCents = parseScaledDecimal(tps, 2);
   const errors = parts.get('errors');
   const errorCents = errors === undefined ? 0 : parseScaledDecimal(errors, 2);
-  const valueUs = response ? parseScaledDecimal(response[1] ?? '', 3) : null;
+  const valueUs = response ? msToMicros(response[1] ?? '') : null;
   if (rateCents === null || errorCents === null || !response || valueUs === null) return `not a sysbench 0.5 interval line ("threads: N, tps: X, …, response time: Yms (P%)"): "${rest.slice(0, 80)}"`;
   const p = Number(response[2]);
   return { rateCents, errorCents, percentile: p > 0 && p <= 100 ? `p${p}` : null, valueUs };

@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { firstLine, IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { QuotedLines } from './quoted-records.ts';
 import { outcomeSeries } from './outcomes.ts';
@@ -398,20 +398,12 @@ function isGob(head: string): boolean {
   return GOB_FIELDS.every((f) => sample.includes(f)) && /[\u0000-\u0008\u000e-\u001f]/.test(sample);
 }
 
-/** The first non-blank line of the head, clipped: detection looks at nothing else. */
-function firstLine(head: string): string {
-  const start = head.search(/\S/);
-  if (start < 0) return '';
-  const end = head.indexOf('\n', start);
-  return head.slice(start, Math.min(end < 0 ? head.length : end, start + 8192)).trim();
-}
-
 export const vegetaFormat: FormatModule = {
   id: 'vegeta',
   label: 'vegeta results (CSV, JSON) and reports',
   detect(head) {
     if (isGob(head)) return 1;
-    const line = firstLine(head);
+    const line = firstLine(head).trim();
     // Any of the first rows: the first may be the damaged one.
     if (head.split('\n', 8).some((l) => CSV_ROW_START.test(l))) return 0.95;
     if (line.startsWith('{')) {

@@ -1,4 +1,5 @@
-import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
+import { precisionFromSubBuckets } from '../model/hdr-layout.ts';
+import { msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { DistributionSeries, HdrPrecision, LatencySeries, OverallSummary, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
 import { IssueLog, type FormatModule, type LineParser } from './format.ts';
 import { outcomeSeries } from './outcomes.ts';
@@ -78,11 +79,6 @@ export function wrkTimeToMicros(text: string): number | null {
   return hundredths === null || factor === undefined ? null : (hundredths * factor) / 100;
 }
 
-/** A spectrum value (ms with three decimals) → integer µs; null if it has more decimals. */
-function millisToMicros(text: string): number | null {
-  return parseScaledDecimal(text, 3);
-}
-
 interface Spectrum {
   rows: DistributionSeries['rows'];
   mean: number | null;
@@ -134,14 +130,6 @@ function newRun(line: number): Run {
     non2xx: 0,
     perSec: {},
   };
-}
-
-/** HdrHistogram sizes sub-buckets as 2^ceil(log2(2 × 10^digits)); invert that. */
-function precisionFromSubBuckets(subBuckets: number): HdrPrecision | null {
-  for (let digits = 0; digits <= 5; digits++) {
-    if (2 ** Math.ceil(Math.log2(2 * 10 ** digits)) === subBuckets) return { significantDigits: digits, lowestDiscernibleValue: 1 };
-  }
-  return null;
 }
 
 class WrkParser implements LineParser {
@@ -249,7 +237,7 @@ class WrkParser implements LineParser {
     }
     let m = SPECTRUM_ROW.exec(t);
     if (m) {
-      const value = millisToMicros(m[1] ?? '');
+      const value = msToMicros(m[1] ?? '');
       const percentile = Number(m[2]);
       const totalCount = parseNonNegativeInteger(m[3] ?? '');
       if (value === null || !(percentile >= 0 && percentile <= 1) || totalCount === null) {
@@ -284,7 +272,7 @@ class WrkParser implements LineParser {
 
   /** A footer figure in ms → µs; null for `nan` (an empty histogram) or anything unreadable, which is said. */
   private footerMillis(text: string, name: string, lineNo: number): number | null {
-    const us = millisToMicros(text);
+    const us = msToMicros(text);
     if (us !== null && us >= 0) return us;
     if (!/^-?nan$/i.test(text)) this.issues.note(lineNo, `spectrum footer ${name} "${text.slice(0, 40)}" is not a number of ms with three decimals; it is not used`);
     return null;

@@ -10,6 +10,18 @@
  */
 import type { HdrPrecision } from './types.ts';
 
+/**
+ * The precision of a histogram whose `outputPercentileDistribution` footer says `SubBuckets=`:
+ * HdrHistogram sizes sub-buckets as 2^ceil(log2(2 × 10^digits)), so invert that. The
+ * lowest discernible value is not printed; 1 is Java's default.
+ */
+export function precisionFromSubBuckets(subBuckets: number): HdrPrecision | null {
+  for (let digits = 0; digits <= 5; digits++) {
+    if (2 ** Math.ceil(Math.log2(2 * 10 ** digits)) === subBuckets) return { significantDigits: digits, lowestDiscernibleValue: 1 };
+  }
+  return null;
+}
+
 /** 2^k for k = 0..63, so that shifts wider than 31 bits stay exact. */
 const POW2: Float64Array = (() => {
   const t = new Float64Array(64);

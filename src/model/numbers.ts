@@ -41,6 +41,17 @@ export function secondsToMicros(text: string): number | null {
 }
 
 /**
+ * Milliseconds as a producer prints them (`12.345`, `7`, `-0.5`) → exact integer µs; null when
+ * `text` is not a plain decimal, is finer than 1 µs or leaves the safe-integer range. The sign is
+ * kept: a parser that reads a latency refuses a negative one itself, in its own words.
+ */
+export function msToMicros(text: string): number | null {
+  // Whole ms (JMeter's elapsed column, read by the million) skip the general decimal rule.
+  if (/^\d{1,12}$/.test(text)) return Number(text) * 1000;
+  return parseScaledDecimal(text, 3);
+}
+
+/**
  * Latest epoch time the engine can hold, in ms: it keeps times as integer µs, exact below 2^53
  * (year 2255). Later times cannot be placed (and made whole analyses fail), so inputs refuse them.
  */
