@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isFailed, isUnrecognised, readFile, type FileOutcome, type ReadOptions } from '../formats/registry.ts';
+import { isFailed, isUnrecognised, readFile, type FileOutcome, type ReadOptions } from '../formats/read-file.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { analyseStore } from '../engine/analyse.ts';
 import { openNodeDb } from '../engine/node-db.ts';

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { MappingError, parseMapSpec } from '../formats/csv-mapping.ts';
-import { isFailed, readFile } from '../formats/registry.ts';
+import { isFailed, readFile } from '../formats/read-file.ts';
 import type { CountedSamples, RawSampleSink } from '../formats/sample-counter.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { boundsOf, encodeHistogramV2Compressed } from '../model/hdr-codec.ts';

@@ -1,5 +1,6 @@
 import { FURTHER_ERRORS, MAX_ERRORS_PER_FILE } from '../formats/format.ts';
-import { isFailed, isUnrecognised, partPlan, partSeriesOf, type FileOutcome, type PartPlan, type ReadProgress } from '../formats/registry.ts';
+import { partPlan, partSeriesOf, type PartPlan } from '../formats/part-plan.ts';
+import { isFailed, isUnrecognised, type FileOutcome, type ReadProgress } from '../formats/read-file.ts';
 import { mergeCounted } from '../formats/sample-counter.ts';
 import type { ParsedFile, ParseIssue, RawSeries } from '../model/types.ts';
 import { FailureTally } from '../model/failures.ts';

@@ -1,4 +1,4 @@
-import { isFailed, type FailedFile, type FileOutcome } from '../formats/registry.ts';
+import { isFailed, type FailedFile, type FileOutcome } from '../formats/read-file.ts';
 import type { HistogramInterval, HistogramSeries, LatencySeries, ParsedFile } from '../model/types.ts';
 import { attachLevels, type PrebuiltLevels } from './prebuilt-levels.ts';
 

@@ -1,4 +1,4 @@
-import { CancelledError, isFailed, readFile, type FileOutcome, type ReadOptions, type ReadProgress } from '../formats/registry.ts';
+import { CancelledError, isFailed, readFile, type FileOutcome, type ReadOptions, type ReadProgress } from '../formats/read-file.ts';
 import { partBytes, type PartRequest } from './file-parts.ts';
 import { streamOf } from './input-stream.ts';
 import { randomAccessOf } from './random-access.ts';

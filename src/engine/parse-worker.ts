@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { isFailed, readFile, type ReadProgress } from '../formats/registry.ts';
+import { isFailed, readFile, type ReadProgress } from '../formats/read-file.ts';
 import { streamOf } from './input-stream.ts';
 import { randomAccessOf } from './random-access.ts';
 import { packOutcome } from './outcome-transfer.ts';

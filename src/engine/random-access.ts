@@ -1,5 +1,5 @@
 import type { RandomAccessInput } from '../formats/parquet.ts';
-import type { ReadOptions } from '../formats/registry.ts';
+import type { ReadOptions } from '../formats/read-file.ts';
 import type { InputFile } from './protocol.ts';
 
 /**

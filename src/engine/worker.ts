@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { CancelledError, isFailed, isUnrecognised, type FileOutcome, type ReadProgress } from '../formats/registry.ts';
+import { CancelledError, isFailed, isUnrecognised, type FileOutcome, type ReadProgress } from '../formats/read-file.ts';
 import type { CsvPreview } from '../formats/csv-mapping.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { NO_NAME_RULES, renamer } from '../model/name-rules.ts';

@@ -178,3 +178,24 @@ export function mappingProblem(m: CsvMapping, header: readonly string[], rows: r
   }
   return null;
 }
+
+/**
+ * The mapping the user gave for a CSV starting with `head`: by its header, or the one for any CSV
+ * that has its latency column. Null when there is none (or the head is no table).
+ */
+export function mappingFor(head: string, mappings: CsvMappings | undefined): CsvMapping | null {
+  if (!mappings || (!mappings.any && Object.keys(mappings.byHeader ?? {}).length === 0)) return null;
+  const table = splitHead(head);
+  return table ? mappingForHeader(table.header, mappings) : null;
+}
+
+/** The same for a table whose column names are known (a Parquet file's). */
+export function mappingForHeader(header: readonly string[], mappings: CsvMappings | undefined): CsvMapping | null {
+  const spec = mappings?.byHeader?.[headerKey(header)];
+  if (spec !== undefined) return parseMapSpec(spec);
+  if (mappings?.any !== undefined) {
+    const any = parseMapSpec(mappings.any);
+    if (header.includes(any.latency)) return any;
+  }
+  return null;
+}

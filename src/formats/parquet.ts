@@ -30,10 +30,60 @@ export interface RandomAccessInput {
 }
 
 /** Parquet files start (and end) with these four bytes. */
-export const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31] as const;
+const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31] as const;
 
-export function isParquetMagic(bytes: Uint8Array): boolean {
+function isParquetMagic(bytes: Uint8Array): boolean {
   return PARQUET_MAGIC.every((b, i) => bytes[i] === b);
+}
+
+/**
+ * Whether the chunks start with Parquet's magic bytes, and if not the chunks as they were (those
+ * looked at first, then the rest). A Parquet file is not streamed: `readParquet` seeks in it.
+ */
+export async function sniffParquet(chunks: AsyncIterable<Uint8Array>): Promise<{ parquet: true } | { parquet: false; rest: AsyncIterable<Uint8Array> }> {
+  const it = chunks[Symbol.asyncIterator]();
+  const seen: Uint8Array[] = [];
+  let length = 0;
+  let done = false;
+  while (length < PARQUET_MAGIC.length) {
+    const next = await it.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    // A short chunk is copied: its buffer may be reused by its producer while the next is read.
+    seen.push(next.value.length < PARQUET_MAGIC.length ? next.value.slice() : next.value);
+    length += next.value.length;
+  }
+  const first = seen.length === 1 ? seen[0]! : concatenated(seen, length);
+  if (isParquetMagic(first)) {
+    if (!done) await it.return?.();
+    return { parquet: true };
+  }
+  async function* rest(): AsyncIterable<Uint8Array> {
+    let finished = done;
+    try {
+      yield* seen;
+      while (!finished) {
+        const next = await it.next();
+        if (next.done) finished = true;
+        else yield next.value;
+      }
+    } finally {
+      if (!finished) await it.return?.();
+    }
+  }
+  return { parquet: false, rest: rest() };
+}
+
+function concatenated(parts: readonly Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 export interface ParquetReadOptions {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { csvPreview, formatMapSpec, headerKey, mappingProblem, parseMapSpec } from '../../src/formats/csv-mapping.ts';
-import { isFailed, isUnrecognised, readText } from '../../src/formats/registry.ts';
+import { isFailed, isUnrecognised, readText } from '../../src/formats/read-file.ts';
 import type { ParsedFile, RawSeries } from '../../src/model/types.ts';
 import { latencies } from '../helpers/raw-samples.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isFailed, readText } from '../../src/formats/registry.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { summable, sumDistributions } from '../../src/model/distribution.ts';
 import type { DistributionSeries } from '../../src/model/types.ts';
 

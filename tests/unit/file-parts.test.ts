@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { partBytes, partRanges, readInParts } from '../../src/engine/file-parts.ts';
 import { readPart } from '../../src/engine/parse-pool.ts';
-import { isFailed, readFile, type FileOutcome } from '../../src/formats/registry.ts';
+import { isFailed, readFile, type FileOutcome } from '../../src/formats/read-file.ts';
 import type { ParsedFile } from '../../src/model/types.ts';
 import { inCountOrder } from '../helpers/raw-samples.ts';
 import { packOutcome, unpackOutcome } from '../../src/engine/outcome-transfer.ts';

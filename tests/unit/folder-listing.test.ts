@@ -3,7 +3,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anchorHrefs, ListingError, MAX_LISTED_FILES, parseListingHtml, parseManifest, parseS3Listing } from '../../src/state/folder-listing.ts';
-import { isFailed, isUnrecognised, readText } from '../../src/formats/registry.ts';
+import { isFailed, isUnrecognised, readText } from '../../src/formats/read-file.ts';
 import { filesFromFolders, isFolderReference } from '../../src/views/file-sources.ts';
 
 /**

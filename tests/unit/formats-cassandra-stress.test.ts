@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { detectFormat, isFailed, readText } from '../../src/formats/registry.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
+import { detectFormat } from '../../src/formats/registry.ts';
 import type { HistogramSeries, IntervalSummarySeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
 
 /**

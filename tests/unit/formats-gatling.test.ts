@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadAndAnalyse, loadPaths } from '../../src/cli/load-paths.ts';
-import { detectFormat, isFailed, readFile, readText, oneChunk } from '../../src/formats/registry.ts';
+import { isFailed, readFile, readText, oneChunk } from '../../src/formats/read-file.ts';
+import { detectFormat } from '../../src/formats/registry.ts';
 import type { ParsedFile, RawSeries } from '../../src/model/types.ts';
 import { inCountOrder, latencies, rawSeries } from '../helpers/raw-samples.ts';
 

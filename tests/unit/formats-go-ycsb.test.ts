@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { goYcsbFormat } from '../../src/formats/go-ycsb.ts';
-import { detectFormat, isFailed, readText } from '../../src/formats/registry.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
+import { detectFormat } from '../../src/formats/registry.ts';
 import { opKind } from '../../src/model/naming.ts';
 import type { IntervalSummarySeries, ParsedFile, RawSeries, SummarySeries } from '../../src/model/types.ts';
 

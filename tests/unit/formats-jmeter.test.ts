@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
-import { isFailed, readText } from '../../src/formats/registry.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
 import type { ParsedFile, RawSeries } from '../../src/model/types.ts';
 import { inCountOrder, latencies, rawSeries } from '../helpers/raw-samples.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
-import { isFailed, readText } from '../../src/formats/registry.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
 import type { IntervalSummarySeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
 
 /**

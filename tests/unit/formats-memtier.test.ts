@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import { memtierFormat } from '../../src/formats/memtier.ts';
-import { detectFormat, isFailed, readText } from '../../src/formats/registry.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
+import { detectFormat } from '../../src/formats/registry.ts';
 import { opKind } from '../../src/model/naming.ts';
 import type { DistributionSeries, HistogramSeries, IntervalSummarySeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
 

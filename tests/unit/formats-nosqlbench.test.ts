@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import { hdrLogFormat } from '../../src/formats/hdr-log.ts';
 import { nosqlbenchFormat, nosqlbenchOp } from '../../src/formats/nosqlbench.ts';
-import { detectFormat, isFailed, readText } from '../../src/formats/registry.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
+import { detectFormat } from '../../src/formats/registry.ts';
 import { opKind } from '../../src/model/naming.ts';
 import type { HistogramSeries, IntervalSummarySeries, ParsedFile } from '../../src/model/types.ts';
 

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import { pgbenchFormat } from '../../src/formats/pgbench.ts';
-import { detectFormat, isFailed, readText } from '../../src/formats/registry.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
+import { detectFormat } from '../../src/formats/registry.ts';
 import type { IntervalSummarySeries, ParsedFile, RawSeries, SummarySeries } from '../../src/model/types.ts';
 import { latencies } from '../helpers/raw-samples.ts';
 

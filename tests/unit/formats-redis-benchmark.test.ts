@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import { redisBenchmarkFormat } from '../../src/formats/redis-benchmark.ts';
-import { detectFormat, isFailed, readText } from '../../src/formats/registry.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
+import { detectFormat } from '../../src/formats/registry.ts';
 import { percentileFromDistribution } from '../../src/model/distribution.ts';
 import type { DistributionSeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import { sysbenchFormat } from '../../src/formats/sysbench.ts';
-import { isFailed, readText } from '../../src/formats/registry.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
 import type { DistributionSeries, IntervalSummarySeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
 
 const DIR = join(import.meta.dirname, '../fixtures/sysbench');

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { detectFormat, inChunks, isFailed, readFile, readText, type FileOutcome } from '../../src/formats/registry.ts';
+import { inChunks, isFailed, readFile, readText, type FileOutcome } from '../../src/formats/read-file.ts';
+import { detectFormat } from '../../src/formats/registry.ts';
 import type { HistogramSeries, ParsedFile, RawSeries } from '../../src/model/types.ts';
 import { latencies } from '../helpers/raw-samples.ts';
 

@@ -6,7 +6,8 @@ import { loadPaths } from '../../src/cli/load-paths.ts';
 import { analyseLoaded } from '../../src/engine/analyse.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { findLinePrefix } from '../../src/formats/line-prefix.ts';
-import { isFailed, partPlan, readText } from '../../src/formats/registry.ts';
+import { partPlan } from '../../src/formats/part-plan.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { fileNotes } from '../../src/model/report.ts';
 import type { ParsedFile } from '../../src/model/types.ts';
 

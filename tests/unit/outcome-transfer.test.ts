@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { packOutcome, unpackOutcome } from '../../src/engine/outcome-transfer.ts';
-import { isFailed, readFile, type FileOutcome } from '../../src/formats/registry.ts';
+import { isFailed, readFile, type FileOutcome } from '../../src/formats/read-file.ts';
 import { encodeHistogramV2Compressed } from '../../src/model/hdr-codec.ts';
 
 /**

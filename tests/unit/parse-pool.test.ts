@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { packOutcome } from '../../src/engine/outcome-transfer.ts';
 import { parseHere, ParsePool, parseWorkerCount, type ParseEvent, type ParseFile, type ParseRequest } from '../../src/engine/parse-pool.ts';
 import type { InputFile } from '../../src/engine/protocol.ts';
-import { CancelledError, isFailed, type FileOutcome, type ReadProgress } from '../../src/formats/registry.ts';
+import { CancelledError, isFailed, type FileOutcome, type ReadProgress } from '../../src/formats/read-file.ts';
 
 /**
  * The pool against stand-in workers that answer when the test says so: how many run, which file

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { inChunks, readFile } from '../../src/formats/registry.ts';
+import { inChunks, readFile } from '../../src/formats/read-file.ts';
 import { SampleCounter } from '../../src/formats/sample-counter.ts';
 import { inCountOrder, rawSeries } from '../helpers/raw-samples.ts';
 import { encodeText } from './fuzz/mutations.ts';

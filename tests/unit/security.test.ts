@@ -7,7 +7,7 @@ import { loadPaths } from '../../src/cli/load-paths.ts';
 import { analyseLoaded } from '../../src/engine/analyse.ts';
 import type { Db } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
-import { isFailed, readText } from '../../src/formats/registry.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { encodeHistogramV2Compressed } from '../../src/model/hdr-codec.ts';
 import type { ParsedFile } from '../../src/model/types.ts';
 import { decodeState, DEFAULT_STATE, encodeState, isLoadableReference } from '../../src/state/view-state.ts';

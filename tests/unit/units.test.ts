@@ -4,7 +4,7 @@ import { analyseLoaded } from '../../src/engine/analyse.ts';
 import type { Db } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { Store } from '../../src/engine/store.ts';
-import { isFailed, readText } from '../../src/formats/registry.ts';
+import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { groupIntoRuns } from '../../src/model/grouping.ts';
 import type { ParsedFile } from '../../src/model/types.ts';
 import { DISTRIBUTION_PERCENTILES } from '../../src/model/percentiles.ts';

@@ -2,7 +2,7 @@ import { appendFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { afterAll, it } from 'vitest';
-import type { FailedFile, FileOutcome, ReadOptions } from '../../../src/formats/registry.ts';
+import type { FailedFile, FileOutcome, ReadOptions } from '../../../src/formats/read-file.ts';
 import { HdrLayout } from '../../../src/model/hdr-layout.ts';
 import { FORMAT_IDS, type FormatId, type LatencySeries, type ParsedFile } from '../../../src/model/types.ts';
 import { sampleRecords } from '../../helpers/raw-samples.ts';

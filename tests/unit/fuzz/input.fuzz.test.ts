@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { createGzip, constants as zlibConstants } from 'node:zlib';
 import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { CancelledError, inChunks, isFailed, readFile, type FileOutcome } from '../../../src/formats/registry.ts';
+import { CancelledError, inChunks, isFailed, readFile, type FileOutcome } from '../../../src/formats/read-file.ts';
 import { GZIP_RATIO_FLOOR_BYTES, MAX_GZIP_RATIO, MAX_LINE_CHARS, InputPipeline } from '../../../src/formats/text-input.ts';
 import { latencies } from '../../helpers/raw-samples.ts';
 import { FORMAT_ARBS, FORMAT_KEYS } from './generators.ts';

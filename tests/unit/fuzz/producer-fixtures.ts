@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { gunzipSync } from 'fflate';
-import { isFailed, readText } from '../../../src/formats/registry.ts';
+import { isFailed, readText } from '../../../src/formats/read-file.ts';
 import { FORMAT_IDS, type FormatId } from '../../../src/model/types.ts';
 import type { Generated } from './generators.ts';
 

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
 
-const { readFile } = await tsImport('../../../src/formats/registry.ts', import.meta.url);
+const { readFile } = await tsImport('../../../src/formats/read-file.ts', import.meta.url);
 
 async function* chunked(bytes, sizes) {
   let at = 0;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { gzipSync } from 'fflate';
 import { describe, expect } from 'vitest';
 import type { FormatId } from '../../../src/model/types.ts';
-import type { FileOutcome } from '../../../src/formats/registry.ts';
+import type { FileOutcome } from '../../../src/formats/read-file.ts';
 import { inCountOrder } from '../../helpers/raw-samples.ts';
 import { FORMAT_ARBS, type FormatKey, type Generated } from './generators.ts';
 import { checkOutcome, fuzz, isFailedOutcome, parsedOf, recordDifference, records, sandboxReader, utf8, type Reader, type Reading } from './harness.ts';
