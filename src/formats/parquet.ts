@@ -1,10 +1,9 @@
-import { gunzipSync } from 'fflate';
-import { decompress as zstdDecompress } from 'fzstd';
-import { parquetMetadataAsync, parquetSchema, parquetScan, type AsyncBuffer, type Compressors, type FileMetaData, type SchemaElement } from 'hyparquet';
+import { parquetMetadataAsync, parquetSchema, parquetScan, type AsyncBuffer, type FileMetaData, type SchemaElement } from 'hyparquet';
 import { MAX_EPOCH_MS } from '../model/numbers.ts';
 import type { LatencyUnit, ParsedFile, RawSeries } from '../model/types.ts';
 import { isFailure, isNotOk, parseTimestampMs, ROLE_PATTERNS, toStoredLatency, unitFromHeader, type Role } from './csv-columns.ts';
 import { CHECK_ROWS, mappingProblem, type CsvMapping } from './csv-mapping.ts';
+import { PARQUET_CODECS } from './decompress.ts';
 import { IssueLog } from './format.ts';
 import { SampleCounter, type RawSampleSink } from './sample-counter.ts';
 import { InputError } from './text-input.ts';
@@ -93,16 +92,6 @@ export interface ParquetReadOptions {
   /** Called before each row group with the bytes and rows read so far; may throw to stop. */
   onRowGroup?: (bytesRead: number, rowsRead: number) => void;
 }
-
-/**
- * Codecs beyond hyparquet's built-in SNAPPY and UNCOMPRESSED: GZIP (fflate) and ZSTD (fzstd), the
- * ones Parquet writers use by default or on request (pyarrow, DuckDB, Spark). BROTLI, LZ4 and LZO
- * files are refused by the reader with the codec's name.
- */
-const COMPRESSORS: Compressors = {
-  GZIP: (input) => gunzipSync(input),
-  ZSTD: (input, outputLength) => zstdDecompress(input, new Uint8Array(outputLength)),
-};
 
 /** Timestamps and dates as epoch ms numbers (hyparquet's default is a Date, to the ms). */
 const EPOCH_MS_PARSERS = {
@@ -283,7 +272,7 @@ export async function readParquet(path: string, input: RandomAccessInput, option
   const failedStatus = new Map<string, boolean>();
   let scan;
   try {
-    scan = await parquetScan({ file, metadata, columns: used, compressors: COMPRESSORS, parsers: EPOCH_MS_PARSERS });
+    scan = await parquetScan({ file, metadata, columns: used, compressors: PARQUET_CODECS, parsers: EPOCH_MS_PARSERS });
   } catch (e) {
     throw new InputError(`${path}: the Parquet file cannot be read (${e instanceof Error ? e.message : String(e)})`);
   }

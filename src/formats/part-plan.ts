@@ -1,7 +1,7 @@
 import { MappingError, type CsvMappings } from './csv-mapping.ts';
+import { isGzip } from './decompress.ts';
 import type { FormatModule, FormatOptions } from './format.ts';
 import { chooseFormat, formatById } from './registry.ts';
-import { isGzip } from './text-input.ts';
 
 /**
  * Splitting a file to read it in parts on several cores (src/engine/file-parts.ts cuts and reads

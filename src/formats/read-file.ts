@@ -6,7 +6,8 @@ import { listingServer } from './listing-page.ts';
 import { PrefixStripper } from './line-prefix.ts';
 import { readParquet, sniffParquet, type RandomAccessInput } from './parquet.ts';
 import { chooseFormat, HEAD_CHARS } from './registry.ts';
-import { ByteLineSplitter, InputError, InputPipeline, LineSplitter, type ByteLineReader, type Encoding } from './text-input.ts';
+import { InputPipeline, type Encoding } from './decompress.ts';
+import { ByteLineSplitter, InputError, LineSplitter, type ByteLineReader } from './text-input.ts';
 
 /**
  * Reading one file: decompress, decode, detect its format on the first 64 KiB of text (registry.ts),
