@@ -1,7 +1,7 @@
 import { includingFailuresOf } from '../model/naming.ts';
 import { msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
-import { clip, IssueLog, MAX_MESSAGE_CHARS, type FormatModule, type LineParser } from './format.ts';
+import { clip, LineParserBase, MAX_MESSAGE_CHARS, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
 import { outcomeSeries } from './outcomes.ts';
 
@@ -125,9 +125,7 @@ interface Run {
   resultsOverall: Partial<Record<string, number>>;
 }
 
-class CassandraStressTextParser implements LineParser {
-  private readonly issues: IssueLog;
-  private lines = 0;
+class CassandraStressTextParser extends LineParserBase {
   private readonly settings: Record<string, string> = {};
   private settingsSection: string | null = null;
   private inSettings = false;
@@ -140,10 +138,6 @@ class CassandraStressTextParser implements LineParser {
   private block: ParsedRow[] = [];
   private readonly series = new Map<string, OpSeries>();
   private running: string | null = null;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(raw: string, lineNo: number): void {
     this.lines = lineNo;
@@ -508,15 +502,7 @@ class CassandraStressTextParser implements LineParser {
       settings.runs = `${runs.length} runs read one after another${threads.length === runs.length ? ` (threads: ${threads.join(', ')})` : ''}; their Results blocks are per run and not merged`;
     }
     const producer: ProducerInfo = { tool: 'cassandra-stress', ...(this.running ? { command: this.running } : {}), settings };
-    return {
-      path: this.path,
-      format: 'cassandra-stress',
-      series: [...series, ...this.summaries()],
-      producer,
-      errors: this.issues.errors,
-      skippedLines: this.issues.skippedLines,
-      lines: this.lines,
-    };
+    return this.parsed('cassandra-stress', { series: [...series, ...this.summaries()], producer });
   }
 }
 

@@ -111,3 +111,25 @@ export class IssueLog {
     }
   }
 }
+
+/**
+ * What every line parser of a file keeps, written once: its issues (per-line errors, capped;
+ * skipped lines, counted), the lines read (`lines`: the number of the last one, which a parser
+ * sets as it reads) and the ParsedFile that `finish` returns with them.
+ */
+export abstract class LineParserBase implements LineParser {
+  protected readonly issues: IssueLog;
+  protected lines = 0;
+
+  constructor(protected readonly path: string) {
+    this.issues = new IssueLog(path);
+  }
+
+  abstract line(text: string, lineNo: number): void;
+  abstract finish(): ParsedFile;
+
+  /** The file as read: what the format found (`found`), with this file's path, errors and line counts. */
+  protected parsed(format: FormatId, found: Omit<ParsedFile, 'path' | 'format' | 'errors' | 'skippedLines' | 'lines'>): ParsedFile {
+    return { path: this.path, format, ...found, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+  }
+}

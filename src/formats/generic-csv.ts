@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import type { LatencyUnit, ParsedFile, RawSeries } from '../model/types.ts';
-import { IssueLog, type FormatModule, type FormatOptions, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule, type FormatOptions } from './format.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
 import { isFailure, isNotOk, parseTimestampMs, ROLE_PATTERNS, toStoredLatency, unitFromHeader, type Role } from './csv-columns.ts';
@@ -13,8 +13,7 @@ import { CHECK_ROWS, mappingProblem } from './csv-mapping.ts';
  * operations go to `<OP>-FAILED` series as YCSB reports them, tallied by their status cell as written.
  */
 
-class GenericCsvParser implements LineParser {
-  private readonly issues: IssueLog;
+class GenericCsvParser extends LineParserBase {
   private delimiter = ',';
   private header: string[] | null = null;
   private index: Partial<Record<Role, number>> = {};
@@ -25,13 +24,12 @@ class GenericCsvParser implements LineParser {
   private readonly seriesKeys: { client?: string; op: string }[] = [];
   private readonly counter: SampleCounter;
   private readonly failures = new FailureTally();
-  private lines = 0;
 
   constructor(
-    private readonly path: string,
+    path: string,
     private readonly options: FormatOptions = {},
   ) {
-    this.issues = new IssueLog(path);
+    super(path);
     this.counter = new SampleCounter(options.rawSamples);
   }
 
@@ -150,15 +148,7 @@ class GenericCsvParser implements LineParser {
     }));
     if (series.length === 0 && this.header && !this.refused) this.issues.note(0, 'no rows with a latency found');
     const failures = this.failures.of('requests');
-    return {
-      path: this.path,
-      format: 'generic-csv',
-      series,
-      ...(failures ? { failures } : {}),
-      errors: this.issues.errors,
-      skippedLines: this.issues.skippedLines,
-      lines: this.lines,
-    };
+    return this.parsed('generic-csv', { series, ...(failures ? { failures } : {}) });
   }
 }
 

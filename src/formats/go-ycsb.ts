@@ -1,6 +1,6 @@
 import { MAX_EPOCH_MS, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule } from './format.ts';
 import { SampleCounter } from './sample-counter.ts';
 
 /**
@@ -113,9 +113,7 @@ function tableCells(line: string): string[] | null {
 
 const TENTH_US = 100_000;
 
-class GoYcsbParser implements LineParser {
-  private readonly issues: IssueLog;
-  private lines = 0;
+class GoYcsbParser extends LineParserBase {
   private readonly settings: Record<string, string> = {};
   private inProperties = false;
   private finished = false;
@@ -135,10 +133,6 @@ class GoYcsbParser implements LineParser {
   private readonly rawOps = new Map<string, number>();
   private readonly counter = new SampleCounter();
   private runStartLine = 0;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(text: string, lineNo: number): void {
     this.lines = lineNo;
@@ -339,15 +333,7 @@ class GoYcsbParser implements LineParser {
     const producer: ProducerInfo = { tool: 'go-ycsb' };
     if (Object.keys(this.settings).length > 0) producer.settings = { ...this.settings };
     if (this.settings.command !== undefined) producer.command = this.settings.command;
-    return {
-      path: this.path,
-      format: 'go-ycsb',
-      series,
-      producer,
-      errors: this.issues.errors,
-      skippedLines: this.issues.skippedLines,
-      lines: this.lines,
-    };
+    return this.parsed('go-ycsb', { series, producer });
   }
 }
 

@@ -2,7 +2,7 @@ import { decodeIndexedHistogram, decodeIndexedHistogramAscii, HdrDecodeError, ty
 import { baseName, splitClientAndOp, withoutCompression } from '../model/naming.ts';
 import { secondsToMicros } from '../model/numbers.ts';
 import type { FormatId, HistogramSeries, IndexedHistogram, LatencyUnit, ParsedFile, ProducerInfo } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule } from './format.ts';
 
 /**
  * HdrHistogram interval logs (`HistogramLogWriter` format 1.0–1.3 and header-less logs), as written
@@ -99,8 +99,7 @@ export interface HdrLogDialect {
 
 const PLAIN_LOG: HdrLogDialect = { format: 'hdr-log' };
 
-class HdrLogParser implements LineParser {
-  private readonly issues: IssueLog;
+class HdrLogParser extends LineParserBase {
   private startTimeUs: number | null = null;
   private baseTimeUs: number | null = null;
   /** Decided at the first interval: µs to add to each timestamp, and whether the result is epoch time. */
@@ -111,15 +110,14 @@ class HdrLogParser implements LineParser {
   private readonly byTag = new Map<string, HistogramSeries>();
   /** The unit a `#[Latency unit: …]` header states; it wins over the dialect's. */
   private statedUnit: LatencyUnit | null = null;
-  private lines = 0;
   private chars = 0;
   private buckets = 0;
 
   constructor(
-    private readonly path: string,
+    path: string,
     private readonly dialect: HdrLogDialect = PLAIN_LOG,
   ) {
-    this.issues = new IssueLog(path);
+    super(path);
   }
 
   /**
@@ -320,15 +318,7 @@ class HdrLogParser implements LineParser {
     if (this.byTag.size === 0 && this.issues.errors.length === 0) {
       this.issues.note(0, 'no interval histograms found');
     }
-    return {
-      path: this.path,
-      format: this.dialect.format,
-      ...(this.dialect.producer ? { producer: this.dialect.producer } : {}),
-      series: [...this.byTag.values()],
-      errors: this.issues.errors,
-      skippedLines: this.issues.skippedLines,
-      lines: this.lines,
-    };
+    return this.parsed(this.dialect.format, { ...(this.dialect.producer ? { producer: this.dialect.producer } : {}), series: [...this.byTag.values()] });
   }
 }
 

@@ -1,7 +1,7 @@
 import { precisionFromSubBuckets } from '../model/hdr-layout.ts';
 import { baseName, splitClientAndOp, withoutCompression } from '../model/naming.ts';
 import type { DistributionSeries, HdrPrecision, ParsedFile } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule } from './format.ts';
 
 /**
  * HdrHistogram percentile distributions (`outputPercentileDistribution`, `.hgrm`), in the plain
@@ -16,21 +16,15 @@ const FOOTER_MEAN = /^#\[Mean\s*=\s*([\d.eE+-]+|NaN),\s*StdDeviation\s*=\s*([\d.
 const FOOTER_MAX = /^#\[Max\s*=\s*([\d.eE+-]+),\s*Total count\s*=\s*(\d+)\]/;
 const FOOTER_BUCKETS = /^#\[Buckets\s*=\s*(\d+),\s*SubBuckets\s*=\s*(\d+)\]/;
 
-class HgrmParser implements LineParser {
-  private readonly issues: IssueLog;
+class HgrmParser extends LineParserBase {
   private readonly rows: DistributionSeries['rows'] = [];
   private mean: number | null = null;
   private stddev: number | null = null;
   private max: number | null = null;
   private footerCount: number | null = null;
   private precision: HdrPrecision | null = null;
-  private lines = 0;
   /** Java writes the footer after plain-layout rows only (never in the CSV layout). */
   private plainRows = false;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(text: string, lineNo: number): void {
     this.lines = lineNo;
@@ -108,14 +102,7 @@ class HgrmParser implements LineParser {
     } else {
       this.issues.note(0, 'no percentile distribution rows found');
     }
-    return {
-      path: this.path,
-      format: 'hgrm',
-      series,
-      errors: this.issues.errors,
-      skippedLines: this.issues.skippedLines,
-      lines: this.lines,
-    };
+    return this.parsed('hgrm', { series });
   }
 }
 

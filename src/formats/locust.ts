@@ -1,7 +1,7 @@
 import { msToMicros } from '../model/numbers.ts';
 import { baseName, withoutCompression } from '../model/naming.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, OverallSummary, ParsedFile, SummarySeries } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule } from './format.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { RecordJoiner } from './quoted-records.ts';
 import { FailureTally } from '../model/failures.ts';
@@ -117,14 +117,12 @@ interface HistoryState {
   totalMs: number | null;
 }
 
-class LocustParser implements LineParser {
-  private readonly issues: IssueLog;
+class LocustParser extends LineParserBase {
   private readonly joiner: RecordJoiner;
   private header: string[] | null = null;
   private kind: Kind | null = null;
   private column: Partial<Record<Role, number>> = {};
   private percentileColumns: [number, string][] = [];
-  private lines = 0;
   private readonly summaries: SummarySeries[] = [];
   /** stats.csv / requests.csv: each name once. */
   private readonly seen = new Set<string>();
@@ -149,8 +147,8 @@ class LocustParser implements LineParser {
   /** Names whose cumulative counts started again (--reset-stats). */
   private readonly resets = new Set<string>();
 
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
+  constructor(path: string) {
+    super(path);
     this.joiner = RecordJoiner.reportingTo(this.issues, ',');
   }
 
@@ -342,14 +340,7 @@ class LocustParser implements LineParser {
     if (!this.header) this.issues.note(0, 'no Locust CSV header found');
     if (this.kind === 'history') this.summaries.push(...this.historyTotals());
     const failures: SummarySeries[] = [...this.failureCounts].map(([op, n]) => ({ kind: 'summary', op, unit: 'us', count: n, mean: null, min: null, max: null, percentiles: {}, returns: {} }));
-    const file: ParsedFile = {
-      path: this.path,
-      format: 'locust',
-      series: [...this.summaries, ...failures, ...this.intervals.values()],
-      errors: this.issues.errors,
-      skippedLines: this.issues.skippedLines,
-      lines: this.lines,
-    };
+    const file = this.parsed('locust', { series: [...this.summaries, ...failures, ...this.intervals.values()] });
     // A file with no Locust header (cut before its first line ended) says nothing of the tool or a client.
     if (!this.header) return file;
     file.producer = { tool: 'Locust', settings: { file: this.kind === 'history' ? 'stats history' : (this.kind ?? 'unknown') } };

@@ -1,7 +1,7 @@
 import { baseName, withoutCompression } from '../model/naming.ts';
 import { msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { DistributionSeries, IntervalSummaryRow, IntervalSummarySeries, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
-import { firstLine, IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { firstLine, IssueLog, LineParserBase, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
 import { decodeHistogram } from '../model/hdr-codec.ts';
 import { max, mean, stdDeviation } from '../model/hdr-stats.ts';
@@ -145,19 +145,13 @@ const PRINT_ROW = /^\s*(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(\d+)\s+(\S+)\s*$/;
 const FOOTER_MEAN = /^#\[Mean\s*=\s*(\S+),\s*StdDeviation\s*=\s*(\S+)\]$/;
 const FOOTER_MAX = /^#\[Max\s*=\s*(\S+),\s*Total count\s*=\s*(\d+)\]$/;
 
-class MemtierPrintParser implements LineParser {
-  private readonly issues: IssueLog;
-  private lines = 0;
+class MemtierPrintParser extends LineParserBase {
   private readonly rows: DistributionSeries['rows'] = [];
   private decimals = 3;
   private mean: number | null = null;
   private stddev: number | null = null;
   private max: number | null = null;
   private footerCount: number | null = null;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(text: string, lineNo: number): void {
     this.lines = lineNo;
@@ -210,7 +204,7 @@ class MemtierPrintParser implements LineParser {
       const summary: SummarySeries = { kind: 'summary', op, unit: 'us', count: last.totalCount, mean: this.mean, stddev: this.stddev, min: null, max: this.max, percentiles: {}, returns: {} };
       series.push(summary);
     }
-    const file: ParsedFile = { path: this.path, format: 'memtier', series, producer: { tool: 'memtier_benchmark' }, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file = this.parsed('memtier', { series, producer: { tool: 'memtier_benchmark' } });
     if (parts && parts.prefix.length > 0) file.clientHint = parts.prefix;
     return file;
   }
@@ -243,16 +237,10 @@ function percentilesOf(entry: Json): Record<string, number> {
   return out;
 }
 
-class MemtierJsonParser implements LineParser {
-  private readonly issues: IssueLog;
+class MemtierJsonParser extends LineParserBase {
   private readonly text: string[] = [];
-  private lines = 0;
   /** Commands whose whole-run figures come from their exact histogram. */
   private histograms = 0;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(text: string, lineNo: number): void {
     this.lines = lineNo;
@@ -306,7 +294,7 @@ class MemtierJsonParser implements LineParser {
         }
       }
     }
-    const file: ParsedFile = { path: this.path, format: 'memtier', series, producer, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file = this.parsed('memtier', { series, producer });
     // `--json-out-file=P.json --hdr-file-prefix=P`: the client of the run's logs and prints too.
     const stem = withoutCompression(baseName(this.path)).replace(/\.json$/i, '');
     if (stem.length > 0) file.clientHint = stem;
@@ -422,19 +410,13 @@ interface TableRow {
   line: number;
 }
 
-class MemtierTextParser implements LineParser {
-  private readonly issues: IssueLog;
-  private lines = 0;
+class MemtierTextParser extends LineParserBase {
   private readonly settings: Record<string, string> = {};
   private title: string | null = null;
   private columns: string[] | null = null;
   private readonly tables = new Map<string, TableRow[]>();
   /** Total requests of run 1, from its last progress line. */
   private progressTotal: number | null = null;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(text: string, lineNo: number): void {
     this.lines = lineNo;
@@ -538,7 +520,7 @@ class MemtierTextParser implements LineParser {
     if (rows.length === 0 && this.issues.errors.length === 0) this.issues.note(0, 'no memtier results table found');
     const producer: ProducerInfo = { tool: 'memtier_benchmark' };
     if (Object.keys(this.settings).length > 0) producer.settings = { ...this.settings };
-    return { path: this.path, format: 'memtier', series, producer, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    return this.parsed('memtier', { series, producer });
   }
 }
 

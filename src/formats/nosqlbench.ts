@@ -1,6 +1,6 @@
 import { parseNonNegativeInteger, secondsToMicros, toMicros } from '../model/numbers.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, LatencyUnit, ParsedFile } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
 
 /**
@@ -88,19 +88,13 @@ interface StatsRow {
   columns: number[];
 }
 
-class HistoStatsParser implements LineParser {
-  private readonly issues: IssueLog;
-  private lines = 0;
+class HistoStatsParser extends LineParserBase {
   private startTimeUs: number | null = null;
   private unit: LatencyUnit = 'ns';
   private session: string | null = null;
   private readonly rows: StatsRow[] = [];
   /** Whether a row proves the columns are p0.25 … p0.9999 (see the file comment). */
   private oldColumns = false;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(text: string, lineNo: number): void {
     this.lines = lineNo;
@@ -165,7 +159,7 @@ class HistoStatsParser implements LineParser {
       s.rows.push(row);
     }
     if (byOp.size === 0 && this.issues.errors.length === 0) this.issues.note(0, 'no cycles timer (cycles.servicetime, cycles_responsetime…) in this histostats log; other timers time the same cycles and are not read');
-    const file: ParsedFile = { path: this.path, format: 'nosqlbench', series: [...byOp.values()], errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file = this.parsed('nosqlbench', { series: [...byOp.values()] });
     file.producer = this.session !== null ? { tool: 'NoSQLBench', settings: { session: this.session } } : { tool: 'NoSQLBench' };
     return file;
   }

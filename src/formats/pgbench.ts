@@ -1,7 +1,7 @@
 import { MAX_EPOCH_MS, msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { IntervalSummaryRow, IntervalSummarySeries, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
 import { FailureTally } from '../model/failures.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { IssueLog, LineParserBase, type FormatModule } from './format.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { SampleCounter } from './sample-counter.ts';
 
@@ -625,14 +625,8 @@ function kindOf(line: string): Kind {
   return 'text';
 }
 
-class PgbenchParser implements LineParser {
-  private readonly issues: IssueLog;
-  private lines = 0;
+class PgbenchParser extends LineParserBase {
   private reader: TransactionLog | AggregateLog | TextReport | null = null;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(text: string, lineNo: number): void {
     this.lines = lineNo;
@@ -648,7 +642,7 @@ class PgbenchParser implements LineParser {
 
   finish(): ParsedFile {
     const read = this.reader?.finish();
-    const file: ParsedFile = { path: this.path, format: 'pgbench', series: read?.series ?? [], errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file = this.parsed('pgbench', { series: read?.series ?? [] });
     if (read?.producer) file.producer = read.producer;
     const failures = this.reader instanceof TransactionLog ? this.reader.failures.of('requests') : undefined;
     if (failures) file.failures = failures;

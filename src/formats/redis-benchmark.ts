@@ -1,7 +1,7 @@
 import { HdrLayout } from '../model/hdr-layout.ts';
 import { msToMicros, parseNonNegativeInteger } from '../model/numbers.ts';
 import type { DistributionSeries, HdrPrecision, LatencySeries, ParsedFile, SummarySeries } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule } from './format.ts';
 
 /**
  * redis-benchmark's outputs (also valkey-benchmark's), one test per block or row:
@@ -78,19 +78,13 @@ function admittingFrom(rank: number, total: number): number {
   return Math.min(1, Math.max(0, rank / total - 2e-11));
 }
 
-class RedisBenchmarkParser implements LineParser {
-  private readonly issues: IssueLog;
-  private lines = 0;
+class RedisBenchmarkParser extends LineParserBase {
   private readonly settings: Record<string, string> = {};
   private readonly tests: Test[] = [];
   private readonly names = new Set<string>();
   private readonly csv: SummarySeries[] = [];
   private csvHeader = false;
   private stopped = false;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(raw: string, lineNo: number): void {
     this.lines = lineNo;
@@ -220,7 +214,7 @@ class RedisBenchmarkParser implements LineParser {
     for (const test of this.tests) series.push(...this.testSeries(test));
     series.push(...this.csv);
     if (this.csv.length > 0) this.settings['request counts'] = 'not in --csv or -q output: those tests show count 0';
-    const file: ParsedFile = { path: this.path, format: 'redis-benchmark', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file = this.parsed('redis-benchmark', { series });
     // A file that said nothing about the run (cut before its first line ended) has no provenance.
     if (Object.keys(this.settings).length > 0 || series.length > 0) file.producer = { tool: 'redis-benchmark', settings: this.settings };
     return file;

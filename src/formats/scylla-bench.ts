@@ -1,7 +1,7 @@
 import { baseName, withoutCompression } from '../model/naming.ts';
 import { parseNonNegativeInteger, parseScaledDecimal, secondsToMicros } from '../model/numbers.ts';
 import type { IntervalSummarySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
-import { clip, IssueLog, MAX_MESSAGE_CHARS, type FormatModule, type LineParser } from './format.ts';
+import { clip, LineParserBase, MAX_MESSAGE_CHARS, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
 
 /**
@@ -91,9 +91,7 @@ interface Section {
   figures: Record<string, number>;
 }
 
-class ScyllaBenchTextParser implements LineParser {
-  private readonly issues: IssueLog;
-  private lines = 0;
+class ScyllaBenchTextParser extends LineParserBase {
   private readonly settings: Record<string, string> = {};
   private settingPrefix = '';
   private mode: string | null = null;
@@ -110,10 +108,6 @@ class ScyllaBenchTextParser implements LineParser {
   private offsetUs = 0;
   private runs = 0;
   private rowsInRun = 0;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   private get op(): string {
     return this.mode ?? 'ops';
@@ -258,15 +252,7 @@ class ScyllaBenchTextParser implements LineParser {
     const settings = { ...this.settings };
     if (this.runs > 1) settings.runs = `${this.runs} runs read one after another; their summaries are per run and not merged`;
     const producer: ProducerInfo = { tool: 'scylla-bench', settings };
-    return {
-      path: this.path,
-      format: 'scylla-bench',
-      series: [...series, ...summaries],
-      producer,
-      errors: this.issues.errors,
-      skippedLines: this.issues.skippedLines,
-      lines: this.lines,
-    };
+    return this.parsed('scylla-bench', { series: [...series, ...summaries], producer });
   }
 }
 

@@ -1,6 +1,6 @@
 import { msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { DistributionSeries, IntervalSummaryRow, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule } from './format.ts';
 
 /**
  * sysbench's text output (0.4, 0.5, 1.0 and later): the header, the per-interval report lines
@@ -71,9 +71,7 @@ function emptyBlock(line: number, checkpoint: boolean): Block {
   return { line, checkpoint, events: null, transactions: null, errors: 0, minUs: null, avgUs: null, maxUs: null, sumUs: null, percentile: null, percentileUs: null };
 }
 
-class SysbenchParser implements LineParser {
-  private readonly issues: IssueLog;
-  private lines = 0;
+class SysbenchParser extends LineParserBase {
   private version: string | undefined;
   private readonly settings: Record<string, string> = {};
   private reportIntervalS: number | null = null;
@@ -88,10 +86,6 @@ class SysbenchParser implements LineParser {
   private started = false;
   private seenContent = false;
   private stopped = false;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(raw: string, lineNo: number): void {
     this.lines = lineNo;
@@ -278,7 +272,7 @@ class SysbenchParser implements LineParser {
       this.issues.note(0, 'no final statistics (total number of events): the run was interrupted or the output cut');
     }
     if (this.blocks.length > 1) this.settings['checkpoint reports'] = `${this.blocks.length - 1}, summed with the final statistics`;
-    const file: ParsedFile = { path: this.path, format: 'sysbench', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file = this.parsed('sysbench', { series });
     // A file that said nothing about the run (cut before its first line ended) has no provenance.
     if (this.version !== undefined || Object.keys(this.settings).length > 0 || series.length > 0) {
       const producer: ProducerInfo = { tool: 'sysbench', settings: this.settings };

@@ -1,7 +1,7 @@
 import { precisionFromSubBuckets } from '../model/hdr-layout.ts';
 import { msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { DistributionSeries, HdrPrecision, LatencySeries, OverallSummary, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule } from './format.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { FailureTally } from '../model/failures.ts';
 
@@ -132,20 +132,14 @@ function newRun(line: number): Run {
   };
 }
 
-class WrkParser implements LineParser {
-  private readonly issues: IssueLog;
+class WrkParser extends LineParserBase {
   private readonly failures = new FailureTally();
-  private lines = 0;
   private command: string | null = null;
   private run: Run | null = null;
   /** A second run started: its lines are not read. */
   private another = false;
   /** Where the lines that follow belong. */
   private state: 'none' | 'stats' | 'printed' | 'spectrum' = 'none';
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(text: string, lineNo: number): void {
     this.lines = lineNo;
@@ -289,7 +283,7 @@ class WrkParser implements LineParser {
     } else {
       this.issues.note(0, 'no wrk run found (no "Running … test @ <url>" line)');
     }
-    const file: ParsedFile = { path: this.path, format: 'wrk', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file = this.parsed('wrk', { series });
     // wrk times no request: its run time and rate as printed are the run's throughput.
     const overall = run && run.requests !== null ? wrkOverall(run) : null;
     if (overall) file.overall = overall;

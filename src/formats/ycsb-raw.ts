@@ -1,6 +1,6 @@
 import { MAX_EPOCH_MS, parseNonNegativeInteger } from '../model/numbers.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
-import { IssueLog, type FormatModule, type FormatOptions, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule, type FormatOptions } from './format.ts';
 import type { LineCursor } from './text-input.ts';
 import { genericCsvFormat } from './generic-csv.ts';
 import { SampleCounter } from './sample-counter.ts';
@@ -16,12 +16,10 @@ const ROW = /^([A-Za-z][\w-]*),(\d+),(-?\d+)\s*$/;
 
 const utf8 = new TextDecoder();
 
-class YcsbRawParser implements LineParser {
-  private readonly issues: IssueLog;
+class YcsbRawParser extends LineParserBase {
   /** Op name → series index, in order of first appearance. */
   private readonly ops = new Map<string, number>();
   private readonly counter: SampleCounter;
-  private lines = 0;
   /** The op of the previous plain row, as bytes: rows come in blocks of one op. */
   private lastOp = new Uint8Array(64);
   private lastOpLength = 0;
@@ -32,10 +30,10 @@ class YcsbRawParser implements LineParser {
   private rowLatency = 0;
 
   constructor(
-    private readonly path: string,
+    path: string,
     options: FormatOptions = {},
   ) {
-    this.issues = new IssueLog(path);
+    super(path);
     this.counter = new SampleCounter(options.rawSamples);
   }
 
@@ -169,14 +167,7 @@ class YcsbRawParser implements LineParser {
     const counted = this.counter.finish(this.ops.size);
     const series: RawSeries[] = [...this.ops.keys()].map((op, i) => ({ kind: 'raw', op, unit: 'us', ...counted[i]! }));
     if (series.length === 0) this.issues.note(0, 'no raw measurement rows found');
-    return {
-      path: this.path,
-      format: 'ycsb-raw',
-      series,
-      errors: this.issues.errors,
-      skippedLines: this.issues.skippedLines,
-      lines: this.lines,
-    };
+    return this.parsed('ycsb-raw', { series });
   }
 }
 

@@ -2,7 +2,7 @@ import { parseNonNegativeInteger } from '../model/numbers.ts';
 import { FailureTally } from '../model/failures.ts';
 import { opKind } from '../model/naming.ts';
 import type { FileFailures, OverallSummary, ParsedFile, StatusOpFigures, StatusPoint, SummarySeries, YcsbCommandLine } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule } from './format.ts';
 import { parseYcsbCommandLine, ycsbClientHint } from './ycsb-command-line.ts';
 
 /**
@@ -208,9 +208,7 @@ interface SummaryBlock {
   returns: Map<string, number>;
 }
 
-class YcsbTextParser implements LineParser {
-  private readonly issues: IssueLog;
-  private lines = 0;
+class YcsbTextParser extends LineParserBase {
   private blocks = new Map<string, SummaryBlock>();
   private overall: OverallSummary | null = null;
   private commandLine: YcsbCommandLine | undefined;
@@ -221,10 +219,6 @@ class YcsbTextParser implements LineParser {
   /** Line number of the last status line or continuation; figures on the very next line continue it. */
   private lastStatusLineNo = -1;
   private avgOnlyNoted = false;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(text: string, lineNo: number): void {
     this.lines++;
@@ -372,14 +366,7 @@ class YcsbTextParser implements LineParser {
         returns: Object.fromEntries(b.returns),
       });
     }
-    const file: ParsedFile = {
-      path: this.path,
-      format: 'ycsb-text',
-      series,
-      errors: this.issues.errors,
-      skippedLines: this.issues.skippedLines,
-      lines: this.lines,
-    };
+    const file = this.parsed('ycsb-text', { series });
     const failures = returnFailures(series);
     if (failures) file.failures = failures;
     if (this.commandLine !== undefined) {
