@@ -1,6 +1,6 @@
 import { MAX_EPOCH_MS } from '../model/numbers.ts';
 import type { ParsedFile, ProducerInfo, RawSeries } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule } from './format.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
 
@@ -75,21 +75,15 @@ function requestFields(f: string[]): RequestFields | null {
   return null;
 }
 
-class GatlingParser implements LineParser {
-  private readonly issues: IssueLog;
+class GatlingParser extends LineParserBase {
   private readonly ops = new Map<string, number>();
   private readonly counter = new SampleCounter();
   private readonly failures = new FailureTally();
-  private lines = 0;
   private producer: ProducerInfo | null = null;
   private runLine = 0;
   private errorRecords = 0;
   /** A binary log: refused as a whole. */
   private binary = false;
-
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
-  }
 
   line(text: string, lineNo: number): void {
     this.lines = lineNo;
@@ -171,7 +165,7 @@ class GatlingParser implements LineParser {
     const series: RawSeries[] = [...this.ops.keys()].map((op, i) => ({ kind: 'raw', op, unit: 'us', ...counted[i]! }));
     if (!this.binary && series.length === 0) this.issues.note(0, 'no REQUEST records found');
     const failures = this.failures.of('requests');
-    const file: ParsedFile = { path: this.path, format: 'gatling', series, ...(failures ? { failures } : {}), errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file = this.parsed('gatling', { series, ...(failures ? { failures } : {}) });
     if (this.producer) {
       const producer = this.errorRecords > 0 ? { ...this.producer, settings: { ...this.producer.settings, 'ERROR records': String(this.errorRecords) } } : this.producer;
       file.producer = producer;

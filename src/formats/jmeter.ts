@@ -1,6 +1,6 @@
 import { MAX_EPOCH_MS, msToMicros } from '../model/numbers.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
-import { IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { LineParserBase, type FormatModule } from './format.ts';
 import { RecordJoiner, splitRecord } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
@@ -186,15 +186,13 @@ interface SeriesKey {
   firstByte: boolean;
 }
 
-class JmeterParser implements LineParser {
-  private readonly issues: IssueLog;
+class JmeterParser extends LineParserBase {
   private readonly counter = new SampleCounter();
   private readonly failures = new FailureTally();
   private readonly seriesIndex = new Map<string, number>();
   private readonly seriesKeys: SeriesKey[] = [];
   /** Series holding a first-byte value above 0. */
   private readonly measured = new Set<number>();
-  private lines = 0;
   private mode: 'unknown' | 'csv' | 'xml' = 'unknown';
 
   // CSV
@@ -212,8 +210,8 @@ class JmeterParser implements LineParser {
   private rootOpen = false;
   private rootClosed = false;
 
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
+  constructor(path: string) {
+    super(path);
     this.joiner = RecordJoiner.reportingTo(this.issues, ',');
   }
 
@@ -469,7 +467,7 @@ class JmeterParser implements LineParser {
     });
     if (series.length === 0) this.issues.note(0, 'no samples found');
     const failures = this.failures.of('requests');
-    return { path: this.path, format: 'jmeter', series, ...(failures ? { failures } : {}), errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines, producer: { tool: 'JMeter', settings: { format: this.mode === 'xml' ? 'XML' : 'CSV' } } };
+    return this.parsed('jmeter', { series, ...(failures ? { failures } : {}), producer: { tool: 'JMeter', settings: { format: this.mode === 'xml' ? 'XML' : 'CSV' } } });
   }
 }
 

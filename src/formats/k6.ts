@@ -3,7 +3,7 @@ import { includingFailuresOf } from '../model/naming.ts';
 import { parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
-import { firstLine, IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { firstLine, LineParserBase, type FormatModule } from './format.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { QuotedLines } from './quoted-records.ts';
@@ -139,9 +139,7 @@ function plainDecimal(v: number): string | null {
   return v === 0 ? '0' : null;
 }
 
-class K6Parser implements LineParser {
-  private readonly issues: IssueLog;
-  private lines = 0;
+class K6Parser extends LineParserBase {
   private mode: Mode | null = null;
   private columns: Columns | null = null;
   private readonly customTimeTrends = new Set<string>();
@@ -155,8 +153,8 @@ class K6Parser implements LineParser {
   private document: { text: string; line: number; lines: number; overflow: boolean } | null = null;
   private summary: { value: Record<string, unknown>; line: number } | null = null;
 
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
+  constructor(path: string) {
+    super(path);
     this.quoted = new QuotedLines(this.issues, (text, lineNo) => this.csvRecord(text, lineNo));
   }
 
@@ -382,7 +380,7 @@ class K6Parser implements LineParser {
       this.issues.note(0, this.mode === 'csv' || this.mode === 'ndjson' ? 'no request, custom time trend or iteration samples found' : 'no k6 output found');
     }
     const failures = this.failures.of('requests');
-    const file: ParsedFile = { path: this.path, format: 'k6', series, ...(failures ? { failures } : {}), errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file = this.parsed('k6', { series, ...(failures ? { failures } : {}) });
     if (this.mode !== null) file.producer = this.producer();
     return file;
   }

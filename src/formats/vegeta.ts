@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
-import { firstLine, IssueLog, type FormatModule, type LineParser } from './format.ts';
+import { firstLine, LineParserBase, type FormatModule } from './format.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { QuotedLines } from './quoted-records.ts';
 import { outcomeSeries } from './outcomes.ts';
@@ -106,9 +106,7 @@ interface Report {
 /** vegeta's success: a 2xx or 3xx code (lib/metrics.go). */
 const isSuccessCode = (code: number) => code >= 200 && code < 400;
 
-class VegetaParser implements LineParser {
-  private readonly issues: IssueLog;
-  private lines = 0;
+class VegetaParser extends LineParserBase {
   private mode: Mode | null = null;
   /** attack|method|url|failed → series index, with what names it. */
   private readonly seriesIndex = new Map<string, number>();
@@ -123,8 +121,8 @@ class VegetaParser implements LineParser {
   private readonly quoted: QuotedLines;
   private document: { text: string; line: number; lines: number; overflow: boolean } | null = null;
 
-  constructor(private readonly path: string) {
-    this.issues = new IssueLog(path);
+  constructor(path: string) {
+    super(path);
     this.quoted = new QuotedLines(this.issues, (text, lineNo) => this.csvRecord(text, lineNo));
   }
 
@@ -318,7 +316,7 @@ class VegetaParser implements LineParser {
     if (this.document) this.finishDocument(this.document);
     const series: LatencySeries[] = [...this.resultSeries(), ...this.reportSeries()];
     if (series.length === 0 && this.mode !== 'gob') this.issues.note(0, 'no vegeta results or report found');
-    const file: ParsedFile = { path: this.path, format: 'vegeta', series, errors: this.issues.errors, skippedLines: this.issues.skippedLines, lines: this.lines };
+    const file = this.parsed('vegeta', { series });
     const failures = this.failures.of(this.seriesKeys.length > 0 ? 'requests' : 'report');
     if (failures) file.failures = failures;
     const producer = this.producer();
