@@ -45,6 +45,28 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
+/** A stream's leading bytes, held back until there are SNIFF_BYTES to look at (chunks can be tiny). */
+class HeldHead {
+  private held: Uint8Array | null = new Uint8Array(0);
+
+  /** Still holding: nothing has been let through yet. */
+  get open(): boolean {
+    return this.held !== null;
+  }
+
+  /** What was held with `bytes` after it, once there is enough of it (or the stream ends); null while it still holds. */
+  take(bytes: Uint8Array, final: boolean): Uint8Array | null {
+    const held = this.held as Uint8Array;
+    const head = held.length === 0 ? bytes : concat(held, bytes);
+    if (head.length < SNIFF_BYTES && !final) {
+      this.held = head.slice();
+      return null;
+    }
+    this.held = null;
+    return head;
+  }
+}
+
 /**
  * File bytes → content bytes: gunzips when needed (with the bomb guard) and recognises the
  * character encoding. Push bytes in, get content bytes and their encoding out via the callback.
@@ -53,10 +75,10 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 export class InputPipeline {
   private gunzip: Gunzip | null = null;
   private encoding: Encoding | null = null;
-  /** Leading input bytes held back until there are enough to recognise gzip (chunks can be tiny). */
-  private inputHead: Uint8Array | null = new Uint8Array(0);
-  /** Leading content bytes held back until there are enough to recognise the encoding. */
-  private textHead: Uint8Array | null = new Uint8Array(0);
+  /** Leading input bytes, to recognise gzip. */
+  private readonly inputHead = new HeldHead();
+  /** Leading content bytes, to recognise the encoding. */
+  private readonly textHead = new HeldHead();
   private stopped = false;
   /**
    * A gzip member ends with the size of its content mod 2^32 (ISIZE). fflate does not check it, and
@@ -83,13 +105,9 @@ export class InputPipeline {
 
   push(bytes: Uint8Array, final = false): void {
     if (this.stopped) return;
-    if (this.inputHead) {
-      const head = this.inputHead.length === 0 ? bytes : concat(this.inputHead, bytes);
-      if (head.length < SNIFF_BYTES && !final) {
-        this.inputHead = head.slice();
-        return;
-      }
-      this.inputHead = null;
+    if (this.inputHead.open) {
+      const head = this.inputHead.take(bytes, final);
+      if (!head) return;
       bytes = head;
       if (isGzip(bytes)) {
         this.gzipped = true;
@@ -156,13 +174,9 @@ export class InputPipeline {
       );
     }
     if (this.stopped) return;
-    if (this.textHead) {
-      const head = this.textHead.length === 0 ? chunk : concat(this.textHead, chunk);
-      if (head.length < SNIFF_BYTES && !final) {
-        this.textHead = head.slice();
-        return;
-      }
-      this.textHead = null;
+    if (this.textHead.open) {
+      const head = this.textHead.take(chunk, final);
+      if (!head) return;
       chunk = head;
       this.encoding = sniffEncoding(chunk);
     }
