@@ -1,8 +1,8 @@
-import { FURTHER_ERRORS, MAX_ERRORS_PER_FILE } from '../formats/format.ts';
+import { FURTHER_ERRORS, IssueLog } from '../formats/format.ts';
 import { partPlan, partSeriesOf, type PartPlan } from '../formats/part-plan.ts';
 import { isFailed, isUnrecognised, type FileOutcome, type ReadProgress } from '../formats/read-file.ts';
 import { mergeCounted } from '../formats/sample-counter.ts';
-import type { ParsedFile, ParseIssue, RawSeries } from '../model/types.ts';
+import type { ParsedFile, RawSeries } from '../model/types.ts';
 import { FailureTally } from '../model/failures.ts';
 import { fileChunks } from './input-stream.ts';
 import { attachLevels, levelsAttachedTo, mergeLevels } from './prebuilt-levels.ts';
@@ -183,17 +183,13 @@ export function mergeParts(parts: readonly FilePart[]): ParsedFile {
   const first = parts[0];
   if (!first) throw new RangeError('a file of no parts');
   const series = new Map<string, RawSeries>();
-  const errors: ParseIssue[] = [];
+  // As a parser lists them: the first MAX_ERRORS_PER_FILE, then one entry saying there are more.
+  const log = new IssueLog(first.outcome.path);
   const notes = new Set<string>();
   const failures = new FailureTally();
   let lines = 0;
   let skippedLines = 0;
   let listing = true;
-  // As IssueLog lists them: the first MAX_ERRORS_PER_FILE, then one entry saying there are more.
-  const list = (e: ParseIssue): void => {
-    if (errors.length < MAX_ERRORS_PER_FILE) errors.push(e);
-    else if (errors.length === MAX_ERRORS_PER_FILE) errors.push({ file: e.file, line: e.line, message: FURTHER_ERRORS });
-  };
   // A part that found no samples says so at file level ("no rows found"): about the file only
   // when no part found any.
   const anySamples = parts.some((p) => p.outcome.series.length > 0);
@@ -203,11 +199,11 @@ export function mergeParts(parts: readonly FilePart[]): ParsedFile {
     for (const e of outcome.errors) {
       if (e.line === 0) {
         if (notesApply && !notes.has(e.message)) {
-          list(e);
+          log.add(e);
           notes.add(e.message);
         }
       } else if (listing && (k === 0 || e.line > preambleLines)) {
-        list({ ...e, line: e.line + offset });
+        log.add({ ...e, line: e.line + offset });
         // The part listed no more: nor does the file, from here on.
         if (e.message === FURTHER_ERRORS) listing = false;
       }
@@ -232,5 +228,5 @@ export function mergeParts(parts: readonly FilePart[]): ParsedFile {
   }
   const { failures: _, ...file } = first.outcome;
   const tallied = failures.of('requests');
-  return { ...file, series: [...series.values()], ...(tallied ? { failures: tallied } : {}), errors, skippedLines, lines };
+  return { ...file, series: [...series.values()], ...(tallied ? { failures: tallied } : {}), errors: log.errors, skippedLines, lines };
 }

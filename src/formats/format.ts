@@ -1,4 +1,4 @@
-import type { FormatId, ParsedFile } from '../model/types.ts';
+import type { FormatId, ParsedFile, ParseIssue } from '../model/types.ts';
 import type { CsvMapping } from './csv-mapping.ts';
 import type { RawSampleSink } from './sample-counter.ts';
 import type { LineCursor } from './text-input.ts';
@@ -104,11 +104,14 @@ export class IssueLog {
 
   /** Record a problem that did not cost a line (e.g. a file-level warning). */
   note(line: number, message: string, field?: string): void {
-    if (this.errors.length < MAX_ERRORS_PER_FILE) {
-      this.errors.push(field === undefined ? { file: this.file, line, message: clip(message) } : { file: this.file, line, field: clip(field), message: clip(message) });
-    } else if (this.errors.length === MAX_ERRORS_PER_FILE) {
-      this.errors.push({ file: this.file, line, message: FURTHER_ERRORS });
-    }
+    if (this.errors.length > MAX_ERRORS_PER_FILE) return;
+    this.add(field === undefined ? { file: this.file, line, message: clip(message) } : { file: this.file, line, field: clip(field), message: clip(message) });
+  }
+
+  /** List `issue` as it is (clipped already: another log's, of the same file), within the cap. */
+  add(issue: ParseIssue): void {
+    if (this.errors.length < MAX_ERRORS_PER_FILE) this.errors.push(issue);
+    else if (this.errors.length === MAX_ERRORS_PER_FILE) this.errors.push({ file: this.file, line: issue.line, message: FURTHER_ERRORS });
   }
 }
 
