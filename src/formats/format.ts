@@ -94,7 +94,21 @@ export const FURTHER_ERRORS = 'further errors in this file are not listed';
 export class IssueLog {
   readonly errors: ParsedFile['errors'] = [];
   skippedLines = 0;
+  /** Set by `stopAt`: the rest of the file is not read. */
+  private stopped = false;
   constructor(private readonly file: string) {}
+
+  /** Skip line `line` for `message` and read no more of the file (a second run starts there). */
+  stopAt(line: number, message: string): void {
+    this.skip(line, message);
+    this.stopped = true;
+  }
+
+  /** Whether reading stopped (`stopAt`); when it has, the line at hand is counted as skipped. */
+  countIfStopped(): boolean {
+    if (this.stopped) this.skippedLines++;
+    return this.stopped;
+  }
 
   /** Record that line `line` was skipped for `message`. */
   skip(line: number, message: string, field?: string): void {

@@ -129,16 +129,11 @@ class TransactionLog {
   private unlogged = 0;
   /** A damaged row was skipped since the last row taken: the next gap may be its transaction, not sampling. */
   private gapUnknown = false;
-  /** Set once a second run's rows start: the rest of the file is not read. */
-  private stopped = false;
 
   constructor(private readonly issues: IssueLog) {}
 
   row(text: string, lineNo: number): void {
-    if (this.stopped) {
-      this.issues.skippedLines++;
-      return;
-    }
+    if (this.issues.countIfStopped()) return;
     const f = fields(text);
     if (f.length === 0) return;
     if (this.columns === 0) this.columns = f.length;
@@ -179,8 +174,7 @@ class TransactionLog {
     this.extra = extra;
     const held = this.held.splice(0);
     for (const { f, lineNo } of held) {
-      if (this.stopped) this.issues.skippedLines++;
-      else this.take(f, lineNo);
+      if (!this.issues.countIfStopped()) this.take(f, lineNo);
     }
   }
 
@@ -189,9 +183,7 @@ class TransactionLog {
     const txn = Number(txnText);
     const last = this.lastTransaction.get(client);
     if (last !== undefined && txn <= last) {
-      this.issues.skip(lineNo, `client ${client}'s transaction numbers start again (${txn} after ${last}): a second run's log follows; it is not read`);
-      this.stopped = true;
-      return;
+      return this.issues.stopAt(lineNo, `client ${client}'s transaction numbers start again (${txn} after ${last}): a second run's log follows; it is not read`);
     }
     if (last !== undefined && !this.gapUnknown) this.unlogged += txn - last - 1;
     this.gapUnknown = false;
@@ -281,15 +273,11 @@ interface AggregateRow {
 class AggregateLog {
   private columns = 0;
   private readonly rows: AggregateRow[] = [];
-  private stopped = false;
 
   constructor(private readonly issues: IssueLog) {}
 
   row(text: string, lineNo: number): void {
-    if (this.stopped) {
-      this.issues.skippedLines++;
-      return;
-    }
+    if (this.issues.countIfStopped()) return;
     const f = fields(text);
     if (f.length === 0) return;
     if (this.columns === 0) this.columns = f.length;
@@ -301,9 +289,7 @@ class AggregateLog {
     const start = n[0] as number;
     const previous = this.rows[this.rows.length - 1];
     if (previous && start <= previous.start) {
-      this.issues.skip(lineNo, `interval start ${start} is not after the previous one (${previous.start}): a second run's log follows; it is not read`);
-      this.stopped = true;
-      return;
+      return this.issues.stopAt(lineNo, `interval start ${start} is not after the previous one (${previous.start}): a second run's log follows; it is not read`);
     }
     this.rows.push({ line: lineNo, start, n });
   }
@@ -409,15 +395,11 @@ class TextReport {
   private summaryStart: number | null = null;
   /** `transaction type: multiple scripts`: figures come per script, progress lines are of all of them. */
   private multiScript = false;
-  private stopped = false;
 
   constructor(private readonly issues: IssueLog) {}
 
   row(raw: string, lineNo: number): void {
-    if (this.stopped) {
-      this.issues.skippedLines++;
-      return;
-    }
+    if (this.issues.countIfStopped()) return;
     const text = raw.trim();
     if (text.length === 0) return;
     if (text.startsWith('progress: ')) return this.progressLine(text, lineNo);
@@ -437,8 +419,7 @@ class TextReport {
   }
 
   private secondRun(lineNo: number, what: string): void {
-    this.issues.skip(lineNo, `${what} starts here (two runs in one file?); it is not read`);
-    this.stopped = true;
+    this.issues.stopAt(lineNo, `${what} starts here (two runs in one file?); it is not read`);
   }
 
   private keyValue(key: string, value: string, lineNo: number, into: Totals): void {

@@ -84,14 +84,10 @@ class RedisBenchmarkParser extends LineParserBase {
   private readonly names = new Set<string>();
   private readonly csv: SummarySeries[] = [];
   private csvHeader = false;
-  private stopped = false;
 
   line(raw: string, lineNo: number): void {
     this.lines = lineNo;
-    if (this.stopped) {
-      this.issues.skippedLines++;
-      return;
-    }
+    if (this.issues.countIfStopped()) return;
     const text = raw.replace(/^\uFEFF/, '').trim();
     if (text.length === 0) return;
     if (text.startsWith('"')) return this.csvLine(text, lineNo);
@@ -104,8 +100,7 @@ class RedisBenchmarkParser extends LineParserBase {
   }
 
   private secondRun(lineNo: number, what: string): void {
-    this.issues.skip(lineNo, `${what} (two runs in one file?); it is not read`);
-    this.stopped = true;
+    this.issues.stopAt(lineNo, `${what} (two runs in one file?); it is not read`);
   }
 
   private claim(name: string, lineNo: number): boolean {

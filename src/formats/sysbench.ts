@@ -85,14 +85,10 @@ class SysbenchParser extends LineParserBase {
   private transactional: boolean | null = null;
   private started = false;
   private seenContent = false;
-  private stopped = false;
 
   line(raw: string, lineNo: number): void {
     this.lines = lineNo;
-    if (this.stopped) {
-      this.issues.skippedLines++;
-      return;
-    }
+    if (this.issues.countIfStopped()) return;
     const text = raw.replace(/^\uFEFF/, '').trim();
     if (this.inHistogram && this.histogramRow(text, lineNo)) return;
     if (text.length === 0) return;
@@ -129,8 +125,7 @@ class SysbenchParser extends LineParserBase {
   }
 
   private secondRun(lineNo: number, what: string): void {
-    this.issues.skip(lineNo, `${what} starts here (two runs in one file?); it is not read`);
-    this.stopped = true;
+    this.issues.stopAt(lineNo, `${what} starts here (two runs in one file?); it is not read`);
   }
 
   /** A section that opens the final statistics: a new block, unless this one has only begun. */
