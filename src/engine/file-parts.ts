@@ -1,6 +1,6 @@
 import { FURTHER_ERRORS, IssueLog } from '../formats/format.ts';
 import { partPlan, partSeriesOf, type PartPlan } from '../formats/part-plan.ts';
-import { isFailed, isUnrecognised, type FileOutcome, type ReadProgress } from '../formats/read-file.ts';
+import { isFailed, type FileOutcome, type ReadProgress } from '../formats/read-file.ts';
 import { mergeCounted } from '../formats/sample-counter.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
 import { FailureTally } from '../model/failures.ts';
@@ -63,7 +63,7 @@ export async function readInParts(
   for (const [k, outcome] of outcomes.entries()) {
     if (isFailed(outcome)) {
       // A part that owns no line (one line longer than the part) reads as an empty file.
-      if (k > 0 && isUnrecognised(outcome)) continue;
+      if (k > 0 && outcome.kind === 'empty') continue;
       return outcome;
     }
     read.push({ outcome, preambleLines: k > 0 && plan.preamble.length > 0 ? 1 : 0 });
