@@ -12,8 +12,8 @@ import { EngineClient } from '../engine/client.ts';
 import { decodeIndexedHistogram } from '../model/hdr-codec.ts';
 import type { ChartResult } from '../engine/chart-queries.ts';
 import { DEFAULT_STATE } from '../state/view-state.ts';
-import { MAX_POINTS } from '../views/ChartArea.tsx';
-import { buildRunViews } from '../views/run-views.ts';
+import { MAX_POINTS } from '../display/page-views.ts';
+import { buildRunViews } from '../display/run-views.ts';
 import { NO_NAME_RULES } from '../model/name-rules.ts';
 import '../styles.css';
 

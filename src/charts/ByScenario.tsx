@@ -1,9 +1,9 @@
 import { useContext } from 'react';
 import { Bar, BarChart, CartesianGrid, LabelList, Legend, Tooltip, XAxis, YAxis, type BarShapeProps } from 'recharts';
-import { formatLatency, formatOps, latencyScale } from '../views/format.ts';
-import { toCsv } from '../views/export.ts';
-import { ExportContext } from '../views/ExportMenu.tsx';
-import type { RunView } from '../views/run-views.ts';
+import { formatLatency, formatOps, latencyScale } from '../display/format.ts';
+import { toCsv } from '../display/export.ts';
+import { ExportContext } from './ExportMenu.tsx';
+import type { RunView } from '../display/run-views.ts';
 import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 import { PERCENTILE_KEYS, type PercentileKey } from '../model/percentiles.ts';

@@ -1,6 +1,6 @@
 import { useContext, useRef, type ReactNode } from 'react';
-import { ChartExportMenu, ExportContext } from '../views/ExportMenu.tsx';
-import { middleEllipsis } from '../views/format.ts';
+import { ChartExportMenu, ExportContext } from './ExportMenu.tsx';
+import { middleEllipsis } from '../display/format.ts';
 import { LEGEND_NAME_CHARS } from './ChartContainer.tsx';
 
 /**

@@ -1,7 +1,7 @@
 import { CartesianGrid, ComposedChart, ErrorBar, Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { HistoryChange, HistorySeries } from '../analysis/history.ts';
-import { toCsv } from '../views/export.ts';
-import { formatLatency, formatOps, formatPct, latencyScale } from '../views/format.ts';
+import { toCsv } from '../display/export.ts';
+import { formatLatency, formatOps, formatPct, latencyScale } from '../display/format.ts';
 import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 

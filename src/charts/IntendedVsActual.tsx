@@ -1,5 +1,5 @@
 import type { ChartResult } from '../engine/chart-queries.ts';
-import type { RunView } from '../views/run-views.ts';
+import type { RunView } from '../display/run-views.ts';
 import { ChartFrame } from './ChartFrame.tsx';
 import { distributionCsv, distributionRows, PercentileLineChart, type DistributionSeries } from './PercentileDistribution.tsx';
 

@@ -1,9 +1,9 @@
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SlaRule } from '../analysis/sla.ts';
 import type { ChartResult, TimeSeries } from '../engine/chart-queries.ts';
-import { formatLatency, formatOffset, latencyScale } from '../views/format.ts';
-import { toCsv } from '../views/export.ts';
-import type { RunView } from '../views/run-views.ts';
+import { formatLatency, formatOffset, latencyScale } from '../display/format.ts';
+import { toCsv } from '../display/export.ts';
+import type { RunView } from '../display/run-views.ts';
 import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 import { maxRowValue, runOpLines, type RunOpLine } from './PercentileDistribution.tsx';

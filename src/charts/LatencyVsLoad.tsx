@@ -1,9 +1,9 @@
 import { CartesianGrid, Legend, Line, LineChart, ReferenceDot, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { findKnee } from '../analysis/sweep.ts';
 import type { SlaRule } from '../analysis/sla.ts';
-import { formatLatency, formatOps, latencyScale } from '../views/format.ts';
-import { toCsv } from '../views/export.ts';
-import type { RunView } from '../views/run-views.ts';
+import { formatLatency, formatOps, latencyScale } from '../display/format.ts';
+import { toCsv } from '../display/export.ts';
+import type { RunView } from '../display/run-views.ts';
 import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 import type { PercentileKey } from '../model/percentiles.ts';

@@ -1,8 +1,8 @@
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChartResult } from '../engine/chart-queries.ts';
-import { formatLatency, latencyScale } from '../views/format.ts';
-import { toCsv, type Cell } from '../views/export.ts';
-import { seriesColour, type RunView } from '../views/run-views.ts';
+import { formatLatency, latencyScale } from '../display/format.ts';
+import { toCsv, type Cell } from '../display/export.ts';
+import { seriesColour, type RunView } from '../display/run-views.ts';
 import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 

@@ -1,7 +1,7 @@
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatLatency, formatOps, formatPct, latencyScale } from '../views/format.ts';
-import { toCsv } from '../views/export.ts';
-import type { RunView } from '../views/run-views.ts';
+import { formatLatency, formatOps, formatPct, latencyScale } from '../display/format.ts';
+import { toCsv } from '../display/export.ts';
+import type { RunView } from '../display/run-views.ts';
 import { chartOp, percentileKey, scenarioOf } from './ByScenario.tsx';
 import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';

@@ -1,9 +1,9 @@
 import { Area, CartesianGrid, ComposedChart, Legend, Line, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatStep } from '../analysis/steps.ts';
 import type { ChartResult } from '../engine/chart-queries.ts';
-import { formatOffset, formatOps, formatPct } from '../views/format.ts';
-import { toCsv } from '../views/export.ts';
-import type { RunView } from '../views/run-views.ts';
+import { formatOffset, formatOps, formatPct } from '../display/format.ts';
+import { toCsv } from '../display/export.ts';
+import type { RunView } from '../display/run-views.ts';
 import { MAX_SERIES } from '../state/view-state.ts';
 import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';

@@ -11,7 +11,7 @@ import { percentileKey } from '../charts/ByScenario.tsx';
 import { CHART_KINDS, ChartInputError, chartSpec, type ChartKind } from '../render/chart-specs.ts';
 import { renderSvg, themeFromCss } from '../render/svg-figure.ts';
 import { DEFAULT_STATE, type CostParams, type ViewState } from '../state/view-state.ts';
-import { buildRunViews } from '../views/run-views.ts';
+import { buildRunViews } from '../display/run-views.ts';
 import { loadAndAnalyse } from './load-paths.ts';
 import { stylesCss } from './package-files.ts';
 import { reportProblems } from './run-main.ts';

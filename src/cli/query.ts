@@ -3,7 +3,7 @@
  * the tables of docs/query.md, the same code and tables as the app's Query view.
  */
 import { parseArgs } from 'node:util';
-import { toCsv } from '../views/export.ts';
+import { toCsv } from '../display/export.ts';
 import type { CellValue } from '../engine/user-query.ts';
 import { openQuery } from './load-paths.ts';
 import { reportProblems } from './run-main.ts';

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CompareSelection } from '../engine/compare-queries.ts';
 import type { ViewState } from '../state/view-state.ts';
-import { resolveSelection } from '../views/decide.ts';
-import type { RunView } from '../views/run-views.ts';
+import { resolveSelection } from '../display/decide.ts';
+import type { RunView } from '../display/run-views.ts';
 
 type Side = CompareSelection & { notes: string[] };
 

@@ -5,7 +5,7 @@ import { loadPaths } from './load-paths.ts';
 import { MappingError, parseMapSpec } from '../formats/csv-mapping.ts';
 import { PERCENTILE_KEYS } from '../model/percentiles.ts';
 import { ALL_REQUESTS, type Figures } from '../model/figures.ts';
-import { formatOps } from '../views/format.ts';
+import { formatOps } from '../display/format.ts';
 import { checkRules, parseRuleSpec, type NameRules } from '../model/name-rules.ts';
 
 export const USAGE = `usage: benchlens summarize [--json] [--map time=col,latency=col:ms,op=col,ok=col,client=col]

@@ -4,7 +4,8 @@
  */
 import { createElement, type ReactElement } from 'react';
 import { parseSlaRule, type SlaRule } from '../analysis/sla.ts';
-import { CostChart, costRows } from '../charts/Cost.tsx';
+import { CostChart } from '../charts/Cost.tsx';
+import { costRows } from '../display/cost-rows.ts';
 import { LatencyOverTimeChart } from '../charts/LatencyOverTime.tsx';
 import { LatencyVsLoadChart, latencyVsLoadSeries } from '../charts/LatencyVsLoad.tsx';
 import { PercentileDistributionChart } from '../charts/PercentileDistribution.tsx';
@@ -12,9 +13,8 @@ import { ThroughputOverTimeChart } from '../charts/ThroughputOverTime.tsx';
 import { runChartQuery, type ChartQuery, type ChartResult } from '../engine/chart-queries.ts';
 import type { Store } from '../engine/store.ts';
 import type { ViewState } from '../state/view-state.ts';
-import { MAX_POINTS } from '../views/ChartArea.tsx';
-import { focusedViews, opsForChart } from '../views/page-views.ts';
-import { colourMap, type RunView } from '../views/run-views.ts';
+import { focusedViews, MAX_POINTS, opsForChart } from '../display/page-views.ts';
+import { colourMap, type RunView } from '../display/run-views.ts';
 
 export const CHART_KINDS = ['latency-vs-load', 'throughput', 'latency-over-time', 'percentiles', 'cost'] as const;
 export type ChartKind = (typeof CHART_KINDS)[number];

@@ -6,8 +6,8 @@ import { ErrorsTables } from '../views/ErrorsTable.tsx';
 import type { CapacityRow, SizingRow } from '../analysis/capacity.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import { CapacityTable, ComparisonTable, SizingTable } from '../views/DecideTables.tsx';
-import { formatOps, formatRunStart } from '../views/format.ts';
-import { labelLine, type RunView } from '../views/run-views.ts';
+import { formatOps, formatRunStart } from '../display/format.ts';
+import { labelLine, type RunView } from '../display/run-views.ts';
 import { Headline } from '../views/Headline.tsx';
 
 /**

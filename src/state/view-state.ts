@@ -26,7 +26,7 @@ export type ChartId = (typeof CHART_IDS)[number];
 /**
  * What the top of the page shows: a run's overview (headline figures, throughput and latency over
  * time), the charts (tabs), or the history of repeated runs. Absent from the link = chosen from
- * what is loaded (src/views/page-views.ts).
+ * what is loaded (src/display/page-views.ts).
  */
 export const VIEW_IDS = ['overview', 'charts', 'history'] as const;
 export type ViewId = (typeof VIEW_IDS)[number];

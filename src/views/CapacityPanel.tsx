@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { capacityAtSla, sizingTable } from '../analysis/capacity.ts';
 import { PERCENTILE_CHOICES, type SystemPriceState, type ViewState } from '../state/view-state.ts';
-import { capacityPoints, pricingOf, sizedOps, slaRulesOf } from './decide.ts';
+import { capacityPoints, pricingOf, sizedOps, slaRulesOf } from '../display/decide.ts';
 import { CapacityTable, SizingTable } from './DecideTables.tsx';
-import type { RunView } from './run-views.ts';
+import type { RunView } from '../display/run-views.ts';
 
 /**
  * Capacity and price at the SLA: the view's SLA rules (the summary's field; several, all must

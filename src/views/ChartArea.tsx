@@ -10,10 +10,10 @@ import { ScalingChart } from '../charts/Scaling.tsx';
 import { parseEvents, ThroughputOverTimeChart } from '../charts/ThroughputOverTime.tsx';
 import type { EngineClient } from '../engine/client.ts';
 import { CHART_IDS, PERCENTILE_CHOICES, type ChartId, type ViewState } from '../state/view-state.ts';
-import { ExportContext } from './ExportMenu.tsx';
-import type { RunView } from './run-views.ts';
+import { ExportContext } from '../charts/ExportMenu.tsx';
+import type { RunView } from '../display/run-views.ts';
 import { useChartQuery } from './useChartQuery.ts';
-import { busiestOps, focusedViews, opsForChart } from './page-views.ts';
+import { busiestOps, focusedViews, MAX_POINTS, opsForChart } from '../display/page-views.ts';
 import { SeriesPicker } from './SeriesPicker.tsx';
 
 const CHART_TITLES: Record<ChartId, string> = {
@@ -26,9 +26,6 @@ const CHART_TITLES: Record<ChartId, string> = {
   scaling: 'Scaling',
   cost: 'Cost',
 };
-
-/** Maximum points per series a chart receives; the SQL aggregates to this. */
-export const MAX_POINTS = 2000;
 
 export interface ChartAreaProps {
   client: EngineClient | null;

@@ -4,9 +4,9 @@ import type { EngineClient } from '../engine/client.ts';
 import type { CompareRequest } from '../engine/compare-queries.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import type { ViewState } from '../state/view-state.ts';
-import { resolveSelection, selectionChoices } from './decide.ts';
+import { resolveSelection, selectionChoices } from '../display/decide.ts';
 import { ComparisonTable } from './DecideTables.tsx';
-import type { RunView } from './run-views.ts';
+import type { RunView } from '../display/run-views.ts';
 
 /**
  * Compare: pick a baseline and a candidate (a run, or every run with a label), and the

@@ -1,8 +1,8 @@
 import type { CapacityRow, SizingRow } from '../analysis/capacity.ts';
 import type { PercentileValue } from '../analysis/sla.ts';
 import type { CompareResult, ComparisonRow } from '../model/comparison.ts';
-import { capacityTable, comparisonTable, download, sizingTableOf, textBlob, toCsv, toMarkdown, type Table } from './export.ts';
-import { formatLatency, formatNumber, formatOps, formatPct } from './format.ts';
+import { capacityTable, comparisonTable, download, sizingTableOf, textBlob, toCsv, toMarkdown, type Table } from '../display/export.ts';
+import { formatLatency, formatNumber, formatOps, formatPct } from '../display/format.ts';
 
 /**
  * The tables of the Compare and Capacity panels, drawn the same in the app and in the report file

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { requestsOf } from '../model/failures.ts';
-import { formatNumber } from './format.ts';
-import type { RunView } from './run-views.ts';
+import { formatNumber } from '../display/format.ts';
+import type { RunView } from '../display/run-views.ts';
 
 /**
  * Failed requests of each run by operation, status and message, as the tool wrote them, with their

@@ -1,5 +1,5 @@
-import { formatLatency, formatNumber, formatOps, formatPct } from './format.ts';
-import type { RunView } from './run-views.ts';
+import { formatLatency, formatNumber, formatOps, formatPct } from '../display/format.ts';
+import type { RunView } from '../display/run-views.ts';
 import { headlineOf, type HeadlineFigure } from '../model/headline.ts';
 
 /**

@@ -8,7 +8,7 @@ import type { EngineClient } from '../engine/client.ts';
 import { DEFAULT_HISTORY_STATS, type HistoryRequest, type HistoryResult } from '../engine/history-queries.ts';
 import type { ViewState } from '../state/view-state.ts';
 import { formatHistoryValue, HistoryChart } from '../charts/HistoryChart.tsx';
-import { historyRunsOf, type RunView } from './run-views.ts';
+import { historyRunsOf, type RunView } from '../display/run-views.ts';
 
 /**
  * History: the loaded runs as repeats of one test, in an order the user picks (start time, name,

@@ -4,7 +4,7 @@ import type { InputFile } from '../engine/protocol.ts';
 import type { ProgressFeed } from './progress-feed.ts';
 import { filesFromInput } from './file-sources.ts';
 import { describeKept, fileNotes, problemsByFile } from '../model/report.ts';
-import { formatNumber } from './format.ts';
+import { formatNumber } from '../display/format.ts';
 import { overallProgress } from './load-eta.ts';
 
 function formatDuration(seconds: number): string {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { baseOp, opKind } from '../model/naming.ts';
 import { idCollapse, parseRuleSpec, ruleSpec, type NameRule, type NameRules } from '../model/name-rules.ts';
-import type { RunView } from './run-views.ts';
+import type { RunView } from '../display/run-views.ts';
 
 /**
  * Grouping operation names (src/model/name-rules.ts): offers the ID rule when it would collapse a

@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { LatencyOverTimeChart } from '../charts/LatencyOverTime.tsx';
 import { ThroughputOverTimeChart } from '../charts/ThroughputOverTime.tsx';
-import { MAX_POINTS, type ChartAreaProps } from './ChartArea.tsx';
+import type { ChartAreaProps } from './ChartArea.tsx';
 import { Headline } from './Headline.tsx';
-import { busiestOps, opsForChart } from './page-views.ts';
+import { busiestOps, MAX_POINTS, opsForChart } from '../display/page-views.ts';
 import { SeriesPicker } from './SeriesPicker.tsx';
 import { useChartQuery } from './useChartQuery.ts';
 

@@ -4,7 +4,7 @@ import type { EngineClient } from '../engine/client.ts';
 import { EXAMPLE_QUERIES, QUERY_TABLES } from '../engine/query-schema.ts';
 import type { CellValue, QueryResult } from '../engine/user-query.ts';
 import type { ViewState } from '../state/view-state.ts';
-import { download, toCsv } from './export.ts';
+import { download, toCsv } from '../display/export.ts';
 import { queryChart, sortRows, type QueryChart } from './query-results.ts';
 
 /**

@@ -6,7 +6,7 @@ import type { FileProvenance } from '../model/report.ts';
 import type { ViewState } from '../state/view-state.ts';
 import cssText from '../styles.css?raw';
 import { version } from '../../package.json';
-import { download } from './export.ts';
+import { download } from '../display/export.ts';
 
 /** Files hashed for the report's provenance: above this a browser would hold too much at once. */
 const MAX_HASHED_BYTES = 256 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { RunLabels } from '../state/view-state.ts';
-import { formatOps, formatRunStart, formatPct } from './format.ts';
-import type { RunView } from './run-views.ts';
+import { formatOps, formatRunStart, formatPct } from '../display/format.ts';
+import type { RunView } from '../display/run-views.ts';
 
 /**
  * Each detected run with its clients, files, time range and target; the labels that drive every

@@ -1,10 +1,10 @@
 import { Fragment, useId, useState } from 'react';
 import { littlesLaw } from '../analysis/littles-law.ts';
 import { evaluateSla, type SlaRule } from '../analysis/sla.ts';
-import { SummaryExport } from './ExportMenu.tsx';
-import { formatLatency, formatOps, formatPct, middleEllipsis } from './format.ts';
+import { download, summaryCsv, summaryMarkdown, textBlob } from '../display/export.ts';
+import { formatLatency, formatOps, formatPct, middleEllipsis } from '../display/format.ts';
 import { nameFilter } from './name-filter.ts';
-import { labelLine, type RunView } from './run-views.ts';
+import { labelLine, type RunView } from '../display/run-views.ts';
 import { PERCENTILE_KEYS, type PercentileKey } from '../model/percentiles.ts';
 import { ALL_REQUESTS, type AllRequests, type Figures, type OpSummary } from '../model/figures.ts';
 
@@ -347,5 +347,20 @@ function OpRows({ run, op, o, expanded, verdict, showSla, report = false }: { ru
           </tr>
         ))}
     </>
+  );
+}
+
+/** Downloads of the merged summary table. */
+export function SummaryExport({ views }: { views: RunView[] }) {
+  return (
+    <div className="table-tools">
+      <span className="muted small">download</span>
+      <button type="button" onClick={() => download(textBlob(summaryCsv(views), 'text/csv'), 'benchlens-summary.csv')} title="Download the merged figures (µs) as CSV">
+        CSV
+      </button>
+      <button type="button" onClick={() => download(textBlob(summaryMarkdown(views), 'text/markdown'), 'benchlens-summary.md')} title="Download the merged figures (µs) as a Markdown table">
+        Markdown
+      </button>
+    </div>
   );
 }

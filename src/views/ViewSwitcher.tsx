@@ -6,7 +6,7 @@ const VIEW_TITLES: Record<ViewId, string> = {
   history: 'History',
 };
 
-/** The views the data offers; the page opens on the one that fits (src/views/page-views.ts), the user's choice is kept in the link. */
+/** The views the data offers; the page opens on the one that fits (src/display/page-views.ts), the user's choice is kept in the link. */
 export function ViewSwitcher({ offered, view, onChange }: { offered: readonly ViewId[]; view: ViewId; onChange: (view: ViewId) => void }) {
   return (
     <nav className="view-switcher" aria-label="views" data-testid="view-switcher" data-view={view}>

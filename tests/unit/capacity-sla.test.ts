@@ -6,8 +6,8 @@ import { parseSlaRules } from '../../src/analysis/sla.ts';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import type { Analysis } from '../../src/engine/analyse.ts';
 import { DEFAULT_STATE, type ViewState } from '../../src/state/view-state.ts';
-import { capacityPoints, pricingOf, slaRulesOf } from '../../src/views/decide.ts';
-import { buildRunViews } from '../../src/views/run-views.ts';
+import { capacityPoints, pricingOf, slaRulesOf } from '../../src/display/decide.ts';
+import { buildRunViews } from '../../src/display/run-views.ts';
 
 /**
  * Capacity and price at an SLA on the corpus sweep (sweep-uniform-a: five load levels of one

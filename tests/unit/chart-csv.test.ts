@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { byScenarioCsv, scenarioRows } from '../../src/charts/ByScenario.tsx';
-import { costCsv, costRows } from '../../src/charts/Cost.tsx';
+import { costCsv, costRows } from '../../src/display/cost-rows.ts';
 import { intendedCsv, intendedLines } from '../../src/charts/IntendedVsActual.tsx';
 import { latencyOverTimeCsv, latencyOverTimeData } from '../../src/charts/LatencyOverTime.tsx';
 import { latencyVsLoadCsv, latencyVsLoadSeries } from '../../src/charts/LatencyVsLoad.tsx';

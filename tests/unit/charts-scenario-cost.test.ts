@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chartOp, percentileEstimate, percentileKey, scenarioRows } from '../../src/charts/ByScenario.tsx';
-import { clusterPricing, costRows, formatFactor, mixLabel } from '../../src/charts/Cost.tsx';
+import { clusterPricing, costRows, formatFactor, mixLabel } from '../../src/display/cost-rows.ts';
 import { linearReference, scalingSeries } from '../../src/charts/Scaling.tsx';
 import { op, view } from './helpers/run-views.ts';
 

@@ -13,7 +13,7 @@ import {
   runOpLines,
 } from '../../src/charts/PercentileDistribution.tsx';
 import type { RunAnalysis } from '../../src/engine/analyse.ts';
-import type { RunView } from '../../src/views/run-views.ts';
+import type { RunView } from '../../src/display/run-views.ts';
 import { DISTRIBUTION_PERCENTILES } from '../../src/model/percentiles.ts';
 
 /** Only the fields the charts read; the rest of a run's analysis is irrelevant here. */

@@ -14,7 +14,7 @@ import {
   summaryTable,
   toCsv,
   toMarkdown,
-} from '../../src/views/export.ts';
+} from '../../src/display/export.ts';
 import { parseCsv } from '../helpers/csv.ts';
 import { opSummary, view } from './helpers/run-views.ts';
 

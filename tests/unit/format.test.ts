@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOffset, formatOps } from '../../src/views/format.ts';
+import { formatOffset, formatOps } from '../../src/display/format.ts';
 
 /** Rates read the same everywhere: never a bare 0 for a rate that is not zero. */
 describe('formatOps', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isHistory, labelsFromRunFile, orderRuns, parseOrder, patternRegex, seriesChanges, type HistoryRun } from '../../src/analysis/history.ts';
 import { Rng } from '../../src/analysis/rng.ts';
 import { simulateHistory } from './helpers/history-sim.ts';
-import { runList } from '../../src/views/decide.ts';
+import { runList } from '../../src/display/decide.ts';
 
 const run = (label: string, extra: Partial<HistoryRun> = {}): HistoryRun => ({ key: `results/${label}`, label, startEpochMs: null, labels: {}, ops: ['READ', 'UPDATE'], target: null, system: 'Redis', ...extra });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartOps, currentView, firstView, offeredViews } from '../../src/views/page-views.ts';
+import { chartOps, currentView, firstView, offeredViews } from '../../src/display/page-views.ts';
 import { op, view } from './helpers/run-views.ts';
 
 const NO_LABELS = { runs: {} };

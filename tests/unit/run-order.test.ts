@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Analysis } from '../../src/engine/analyse.ts';
 import { DEFAULT_STATE } from '../../src/state/view-state.ts';
-import { buildRunViews, pageTitle } from '../../src/views/run-views.ts';
+import { buildRunViews, pageTitle } from '../../src/display/run-views.ts';
 import { view } from './helpers/run-views.ts';
 
 /** Runs of `dirs`, each with the per-client YCSB target given (null: unthrottled) and one client. */

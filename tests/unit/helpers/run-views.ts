@@ -1,5 +1,5 @@
 import type { RunAnalysis } from '../../../src/engine/analyse.ts';
-import type { RunView } from '../../../src/views/run-views.ts';
+import type { RunView } from '../../../src/display/run-views.ts';
 import type { Figures, OpSummary } from '../../../src/model/figures.ts';
 
 /** An operation's summary from a merged histogram, holding only the figures a test gives. */

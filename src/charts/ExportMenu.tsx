@@ -1,7 +1,6 @@
 import { createContext, useContext, useState, type RefObject } from 'react';
 import { decodeState, isChartId } from '../state/view-state.ts';
-import { chartSvg, download, embedSnippet, embedUrl, summaryCsv, summaryMarkdown, svgToPng, textBlob } from './export.ts';
-import type { RunView } from './run-views.ts';
+import { chartSvg, download, embedSnippet, embedUrl, svgToPng, textBlob } from '../display/export.ts';
 
 /** What the charts' export controls need to know about the page around them. */
 export interface ExportSettings {
@@ -86,20 +85,5 @@ export function ChartExportMenu({ frame, id, title, csv, disabled }: { frame: Re
         </span>
       )}
     </span>
-  );
-}
-
-/** Downloads of the merged summary table. */
-export function SummaryExport({ views }: { views: RunView[] }) {
-  return (
-    <div className="table-tools">
-      <span className="muted small">download</span>
-      <button type="button" onClick={() => download(textBlob(summaryCsv(views), 'text/csv'), 'benchlens-summary.csv')} title="Download the merged figures (µs) as CSV">
-        CSV
-      </button>
-      <button type="button" onClick={() => download(textBlob(summaryMarkdown(views), 'text/markdown'), 'benchlens-summary.md')} title="Download the merged figures (µs) as a Markdown table">
-        Markdown
-      </button>
-    </div>
   );
 }

@@ -1,10 +1,10 @@
 import { DEFAULT_ITEM_BYTES } from '../analysis/cost.ts';
 import type { CapacityPoint, Pricing } from '../analysis/capacity.ts';
 import { parseSlaRules, type SlaRule } from '../analysis/sla.ts';
-import { DEFAULT_STORAGE_GB, dynamoDbPrices } from '../charts/Cost.tsx';
 import type { CompareSelection } from '../engine/compare-queries.ts';
 import { PERCENTILE_KEYS, PERCENTILES, type PercentileKey } from '../model/percentiles.ts';
 import type { ViewState } from '../state/view-state.ts';
+import { DEFAULT_STORAGE_GB, dynamoDbPrices } from './cost-rows.ts';
 import type { RunView } from './run-views.ts';
 
 /**

@@ -3,6 +3,9 @@ import { MAX_SERIES, type ChartId, type ViewId, type ViewState } from '../state/
 import { isHistory } from '../analysis/history.ts';
 import { historyRunsOf, type RunView } from './run-views.ts';
 
+/** Maximum points per series a chart receives; the SQL aggregates to this. */
+export const MAX_POINTS = 2000;
+
 /**
  * Which views the loaded data offers and which the page opens on, and which operations the charts
  * draw by default: what is loaded decides, the user's choice (in the link) wins.
