@@ -8,23 +8,8 @@ import { LEGEND_NAME_CHARS } from './ChartContainer.tsx';
  * export controls, and data attributes (`data-testid="chart-<id>"`, `data-series`) that tests and
  * tools read. `csv` gives the rows the chart draws, for its CSV download.
  */
-export function ChartFrame({
-  id,
-  title,
-  note,
-  seriesCount,
-  children,
-  empty,
-  csv,
-}: {
-  id: string;
-  title: string;
-  note?: ReactNode;
-  seriesCount: number;
-  children: ReactNode;
-  empty?: string | null;
-  csv?: () => string;
-}) {
+export function ChartFrame(props: { id: string; title: string; note?: ReactNode; seriesCount: number; children: ReactNode; empty?: string | null; csv?: () => string }) {
+  const { id, title, note, seriesCount, children, empty, csv } = props;
   const frame = useRef<HTMLElement>(null);
   const { embedded } = useContext(ExportContext);
   return (
@@ -32,7 +17,7 @@ export function ChartFrame({
       <figcaption>
         <span className="chart-title">{title}</span>
         {note && <span className="chart-note">{note}</span>}
-        {!embedded && <ChartExportMenu frame={frame} id={id} title={title} csv={csv} disabled={Boolean(empty)} />}
+        {!embedded && <ChartExportMenu frame={frame} chart={() => <ChartFrame {...props} />} id={id} title={title} csv={csv} disabled={Boolean(empty)} />}
       </figcaption>
       {empty ? <p className="chart-empty">{empty}</p> : <div className="chart-body">{children}</div>}
     </figure>

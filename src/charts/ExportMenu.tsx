@@ -1,6 +1,8 @@
-import { createContext, useContext, useState, type RefObject } from 'react';
+import { createContext, useContext, useState, type ReactElement, type RefObject } from 'react';
+import { download, embedSnippet, embedUrl, svgToPng, textBlob } from '../display/export.ts';
+import { THEMES } from '../display/theme.ts';
 import { decodeState, isChartId } from '../state/view-state.ts';
-import { chartSvg, download, embedSnippet, embedUrl, svgToPng, textBlob } from '../display/export.ts';
+import { renderSvg } from './svg-figure.ts';
 
 /** What the charts' export controls need to know about the page around them. */
 export interface ExportSettings {
@@ -22,8 +24,27 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** SVG, PNG and (when the chart supplies its rows) CSV downloads of one chart, and its embed code. */
-export function ChartExportMenu({ frame, id, title, csv, disabled }: { frame: RefObject<HTMLElement | null>; id: string; title: string; csv: (() => string) | undefined; disabled: boolean }) {
+/**
+ * SVG, PNG and (when the chart supplies its rows) CSV downloads of one chart, and its embed code.
+ * The picture is the chart drawn again from the same element (`chart`: its frame with the same
+ * props) by the path the CLI and the report draw with (svg-figure.ts), at the width the page shows
+ * it and in the page's theme.
+ */
+export function ChartExportMenu({
+  frame,
+  chart,
+  id,
+  title,
+  csv,
+  disabled,
+}: {
+  frame: RefObject<HTMLElement | null>;
+  chart: () => ReactElement;
+  id: string;
+  title: string;
+  csv: (() => string) | undefined;
+  disabled: boolean;
+}) {
   const { localData } = useContext(ExportContext);
   const [error, setError] = useState<string | null>(null);
   const [embed, setEmbed] = useState<{ code: string; copied: boolean } | null>(null);
@@ -36,12 +57,13 @@ export function ChartExportMenu({ frame, id, title, csv, disabled }: { frame: Re
       setError(`export failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   };
-  const picture = () => {
+  const picture = async () => {
     if (!frame.current) throw new Error('the chart is not on the page');
-    return chartSvg(frame.current, title);
+    const theme = document.documentElement.dataset.theme === 'dark' ? THEMES.dark : THEMES.light;
+    return renderSvg(chart(), Math.round(frame.current.getBoundingClientRect().width), null, theme);
   };
-  const exportSvg = run(() => download(new Blob([picture().svg], { type: 'image/svg+xml' }), `benchlens-${id}.svg`));
-  const exportPng = run(async () => download(await svgToPng(picture()), `benchlens-${id}.png`));
+  const exportSvg = run(async () => download(new Blob([(await picture()).svg], { type: 'image/svg+xml' }), `benchlens-${id}.svg`));
+  const exportPng = run(async () => download(await svgToPng(await picture()), `benchlens-${id}.png`));
   const exportCsv = run(() => {
     if (csv) download(textBlob(csv(), 'text/csv'), `benchlens-${id}.csv`);
   });

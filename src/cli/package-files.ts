@@ -3,10 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * benchlens's own files that the commands read at run time — package.json (the version) and
- * src/styles.css (the charts' colours) — found the same way from the source (src/cli/) and from the
- * installed package (dist-cli/, which ships src/styles.css beside it): in the nearest folder above
- * this module that holds a package.json.
+ * benchlens's own package.json (the version), which the commands read at run time, found the same
+ * way from the source (src/cli/) and from the installed package (dist-cli/): in the nearest folder
+ * above this module that holds one.
  */
 function packageFile(name: string): string {
   const here = fileURLToPath(import.meta.url);
@@ -17,5 +16,3 @@ function packageFile(name: string): string {
 }
 
 export const packageVersion = (): string => (JSON.parse(packageFile('package.json')) as { version: string }).version;
-
-export const stylesCss = (): string => packageFile('src/styles.css');

@@ -11,7 +11,7 @@ import { buildReport } from '../report/build-report.ts';
 import type { FileProvenance } from '../model/report.ts';
 import { DEFAULT_STATE, type ViewState } from '../state/view-state.ts';
 import { loadAndAnalyse } from './load-paths.ts';
-import { packageVersion, stylesCss } from './package-files.ts';
+import { packageVersion } from './package-files.ts';
 import { reportProblems } from './run-main.ts';
 import { parseOrSay, UsageError } from './usage.ts';
 
@@ -103,7 +103,6 @@ export async function main(args: string[]): Promise<number> {
     state,
     files,
     parsed: loaded.files,
-    cssText: stylesCss(),
     appUrl: options.appUrl ?? './index.html',
     alwaysAttach: options.appUrl === undefined,
     generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),

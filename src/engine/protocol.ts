@@ -67,7 +67,6 @@ export type WorkerRequest =
 export interface ReportRequest {
   state: ViewState;
   files: FileProvenance[];
-  cssText: string;
   appUrl: string;
   generatedAt: string;
   version: string;

@@ -15,7 +15,7 @@ import { Headline } from '../views/Headline.tsx';
  * figures come from, the summary table (the app's own component, same cells and data attributes),
  * every chart as inline SVG, the methods, and a way back into the app. Rendered to static markup,
  * so every file name, label and message is text, escaped by React; the only markup inserted as is
- * are the chart SVGs, which src/render/svg-figure.ts writes with its text escaped.
+ * are the chart SVGs, which src/charts/svg-figure.ts writes with its text escaped.
  */
 
 export interface RunProvenance {

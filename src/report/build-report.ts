@@ -7,7 +7,8 @@ import type { Store } from '../engine/store.ts';
 import type { ParsedFile } from '../model/types.ts';
 import { CHART_KINDS, ChartInputError, chartSpec, type ChartKind } from '../render/chart-specs.ts';
 import { firstView } from '../display/page-views.ts';
-import { renderSvg, themeFromCss } from '../render/svg-figure.ts';
+import { renderSvg } from '../charts/svg-figure.ts';
+import { THEMES } from '../display/theme.ts';
 import { bestLink, snapshotToComparisonFile } from '../state/snapshot.ts';
 import { encodeState, type ViewState } from '../state/view-state.ts';
 import { decisionFragment } from '../state/decisions.ts';
@@ -31,8 +32,6 @@ export interface ReportOptions {
   files: FileProvenance[];
   /** What the parsers read from the files (command lines, tool settings). */
   parsed: readonly Pick<ParsedFile, 'path' | 'producer' | 'commandLine'>[];
-  /** The app's stylesheet (src/styles.css), for the charts' colours. */
-  cssText: string;
   /** Where the app is: the *Open in benchlens* link goes there. */
   appUrl: string;
   /** Attach the comparison file even when a link carries every histogram (the app's address is a guess). */
@@ -111,7 +110,6 @@ function reportCharts(views: readonly RunView[], state: ViewState): readonly Cha
 export async function buildReport(store: Store, analysis: Analysis, o: ReportOptions): Promise<string> {
   const views = buildRunViews(analysis, o.state);
   const visible = views.filter((v) => !v.hidden);
-  const theme = themeFromCss(o.cssText, 'light');
   const charts: ReportChart[] = [];
   if (visible.length > 0) {
     for (const id of reportCharts(views, o.state)) {
@@ -123,7 +121,7 @@ export async function buildReport(store: Store, analysis: Analysis, o: ReportOpt
         if (e instanceof ChartInputError) continue;
         throw e;
       }
-      const { svg, figure } = await renderSvg(spec.element, o.width ?? CHART_WIDTH, null, theme);
+      const { svg, figure } = await renderSvg(spec.element, o.width ?? CHART_WIDTH, null, THEMES.light);
       if (figure.empty === null) charts.push({ id, svg });
     }
   }

@@ -4,7 +4,6 @@ import type { InputFile } from '../engine/protocol.ts';
 import type { FileReport } from '../model/report.ts';
 import type { FileProvenance } from '../model/report.ts';
 import type { ViewState } from '../state/view-state.ts';
-import cssText from '../styles.css?raw';
 import { version } from '../../package.json';
 import { download } from '../display/export.ts';
 
@@ -41,7 +40,6 @@ export function ReportButton({ client, state, files, inputs }: { client: EngineC
       const html = await client.report(state.window, {
         state,
         files: await provenance(files, inputs),
-        cssText,
         appUrl: `${window.location.origin}${window.location.pathname}`,
         generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
         version,

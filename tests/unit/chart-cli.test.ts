@@ -201,7 +201,7 @@ describe('a percentile chart of a run whose folder name looks like markup', () =
     expect(svg).toMatch(/<svg xmlns="[^"]*" width="800" height="400"/);
     expect(svg).toContain('run &lt;script&gt;alert(1)&lt;script&gt; &amp; co');
     expect(count(svg, 'recharts-line-curve')).toBe(1);
-    // The dark theme's panel colour from styles.css, not the light one.
+    // The dark theme's panel colour (src/display/theme.ts), not the light one.
     expect(svg).toContain('fill="#111827"');
     expect(svg).not.toContain('fill="#ffffff"');
   });

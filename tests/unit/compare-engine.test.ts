@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import { analyseStore, type Analysis } from '../../src/engine/analyse.ts';
@@ -105,7 +104,6 @@ describe('the report file', () => {
       state,
       files: [],
       parsed: [],
-      cssText: readFileSync('src/styles.css', 'utf8'),
       appUrl: './index.html',
       generatedAt: '2026-11-25T00:00:00Z',
       version: 'test',

@@ -8,7 +8,6 @@ import {
   escapeXml,
   guardFormula,
   markdownText,
-  parseColour,
   summaryCsv,
   summaryMarkdown,
   summaryTable,
@@ -135,21 +134,5 @@ describe('embed', () => {
     const url = embedUrl('https://bench.example/', { ...DEFAULT_STATE, sla: 'p99 of "READ" <= 3 ms' }, 'latency-vs-load');
     expect(url).not.toMatch(/["<> ]/);
     expect(decodeState(new URL(url).hash).state.sla).toBe('p99 of "READ" <= 3 ms');
-  });
-});
-
-describe('colours for SVG 1.1', () => {
-  it('turns computed colours into hex and a separate opacity', () => {
-    expect(parseColour('rgb(37, 99, 235)')).toEqual({ hex: '#2563eb', alpha: 1 });
-    expect(parseColour('rgba(0, 0, 0, 0.25)')).toEqual({ hex: '#000000', alpha: 0.25 });
-    expect(parseColour('rgb(255 128 0 / 50%)')).toEqual({ hex: '#ff8000', alpha: 0.5 });
-    expect(parseColour('#abc')).toEqual({ hex: '#aabbcc', alpha: 1 });
-    expect(parseColour('#94A3B8')).toEqual({ hex: '#94a3b8', alpha: 1 });
-    expect(parseColour('transparent')).toEqual({ hex: '#000000', alpha: 0 });
-    // What color-mix(in srgb, …) computes to.
-    expect(parseColour('color(srgb 0.5 0 1)')).toEqual({ hex: '#8000ff', alpha: 1 });
-    expect(parseColour('color(srgb 1 1 1 / 0.4)')).toEqual({ hex: '#ffffff', alpha: 0.4 });
-    expect(parseColour('oklch(0.7 0.1 200)')).toBeNull();
-    expect(parseColour('var(--axis)')).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ import { COMMANDS, dispatch, USAGE } from '../../src/cli/commands.ts';
 import { loadPaths } from '../../src/cli/load-paths.ts';
 import { analyseLoaded } from '../../src/engine/analyse.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
-import { themeFromCss } from '../../src/render/svg-figure.ts';
+import { THEMES } from '../../src/display/theme.ts';
 
 /**
  * benchlens as an installable package: the command table (every command reachable, with its own
@@ -118,13 +118,12 @@ describe('the packed CLI, installed into an empty folder', () => {
     if (!hadDistCli) rmSync(distCli, { recursive: true, force: true });
   });
 
-  it('packs the built JavaScript and the stylesheet, nothing else of the repository', () => {
+  it('packs the built JavaScript, nothing else of the repository', () => {
     expect(tarball?.name).toBe(`benchlens-${version}.tgz`);
     const files = tarball?.files ?? [];
     expect(files).toContain('package/dist-cli/benchlens.js');
-    expect(files).toContain('package/src/styles.css');
     expect(files).toContain('package/package.json');
-    const unexpected = files.filter((f) => !/^package\/(dist-cli\/[\w/-]+\.js|src\/styles\.css|package\.json|README\.md)$/.test(f));
+    const unexpected = files.filter((f) => !/^package\/(dist-cli\/[\w/-]+\.js|package\.json|README\.md)$/.test(f));
     expect(unexpected).toEqual([]);
     // ~260 KB today; sample data or tests packed by mistake would be megabytes.
     expect(tarball?.bytes).toBeLessThan(1_000_000);
@@ -165,12 +164,11 @@ describe('the packed CLI, installed into an empty folder', () => {
     ]);
     expect(installed.code, installed.stderr).toBe(0);
     expect(installed.stdout).toBe(fromSource);
-    // chart reads the theme from the package's src/styles.css (without it: exit 3).
+    // chart draws with the theme's colours (src/display/theme.ts), built into the package.
     expect(svg.code, svg.stderr).toBe(0);
     expect(svg.stdout.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<svg ')).toBe(true);
-    const css = readFileSync(path.join(REPO, 'src/styles.css'), 'utf8');
-    const light = Object.values(themeFromCss(css, 'light').vars);
-    const darkOnly = Object.values(themeFromCss(css, 'dark').vars).filter((v) => /^#[0-9a-f]{6}$/i.test(v) && !light.includes(v));
+    const light = Object.values(THEMES.light.vars);
+    const darkOnly = Object.values(THEMES.dark.vars).filter((v) => !light.includes(v));
     expect(darkOnly.filter((colour) => svg.stdout.includes(`"${colour}"`)).length).toBeGreaterThanOrEqual(3);
     const analysis = JSON.parse(installed.stdout) as { runs: { dir: string; ops: Record<string, Record<string, number>> }[]; errors: unknown[] };
     expect(analysis.errors).toEqual([]);

@@ -187,6 +187,20 @@ async function settled(): Promise<void> {
   }
 }
 
+type ComputedStyle = (element: unknown, pseudo?: string | null) => unknown;
+
+/** The page window's getComputedStyle, answering for static elements as the static window does; returns the undo. */
+function answerStaticStyles(doc: StaticDocument): () => void {
+  const target = globalThis as unknown as { getComputedStyle: ComputedStyle };
+  const own = Object.getOwnPropertyDescriptor(target, 'getComputedStyle');
+  const real = target.getComputedStyle;
+  target.getComputedStyle = (element, pseudo) => (element instanceof StaticNode ? doc.defaultView.getComputedStyle() : real.call(globalThis, element, pseudo));
+  return () => {
+    if (own) Object.defineProperty(target, 'getComputedStyle', own);
+    else Reflect.deleteProperty(target, 'getComputedStyle');
+  };
+}
+
 /** Renders `element` into a fresh static DOM, waits until React has stopped changing it, and reads it. */
 export async function renderStatic<T>(element: ReactElement, read: (container: StaticElement) => T): Promise<T> {
   const doc = new StaticDocument();
@@ -196,11 +210,15 @@ export async function renderStatic<T>(element: ReactElement, read: (container: S
     onUncaughtError: (error) => errors.push(error),
     onCaughtError: (error) => errors.push(error),
   });
-  // react-dom reads `window.event` while scheduling. Set only while rendering: code that looks for
-  // a global window would otherwise take Node for a browser.
+  // react-dom reads `window.event` while scheduling, and Recharts asks the window for an axis tick's
+  // computed style. Under Node the static document's window stands in, set only while rendering: code
+  // that looks for a global window would otherwise take Node for a browser. A browser's own window
+  // cannot be replaced (the app's export draws here too): only its getComputedStyle is wrapped, to
+  // answer for static elements.
   const hadWindow = 'window' in globalThis;
   const previous: unknown = Reflect.get(globalThis, 'window');
-  Reflect.set(globalThis, 'window', doc.defaultView);
+  const replaced = Reflect.set(globalThis, 'window', doc.defaultView) && (Reflect.get(globalThis, 'window') as unknown) === doc.defaultView;
+  const restoreStyle = replaced ? () => {} : answerStaticStyles(doc);
   const wasSsr = Global.isSsr;
   Global.isSsr = true;
   try {
@@ -212,6 +230,7 @@ export async function renderStatic<T>(element: ReactElement, read: (container: S
     root.unmount();
     await settled();
     Global.isSsr = wasSsr;
+    restoreStyle();
     if (hadWindow) Reflect.set(globalThis, 'window', previous);
     else Reflect.deleteProperty(globalThis, 'window');
   }

@@ -1,53 +1,14 @@
 /**
- * A chart component drawn outside a browser into one standalone SVG document: its title and note,
- * its legend, and the charts' own SVG, in the app's theme colours. Shared by the `chart` CLI and
- * the report, so a chart looks the same wherever it is drawn.
+ * A chart component drawn into one standalone SVG document, in a DOM of its own (static-dom.ts), not
+ * read back from the page: its title and note, its legend, and the charts' own SVG, in the theme's
+ * colours (src/display/theme.ts). The one way a chart becomes a file: the app's SVG and PNG export,
+ * the `chart` CLI and the report, so a chart looks the same wherever it is drawn.
  */
 import { createElement, type ReactElement } from 'react';
-import { StaticChartSize, type StaticLegendItem } from '../charts/ChartContainer.tsx';
+import type { ChartSvg } from '../display/export.ts';
+import { resolveColours, type Theme } from '../display/theme.ts';
+import { StaticChartSize, type StaticLegendItem } from './ChartContainer.tsx';
 import { descendants, renderStatic, StaticElement, StaticText, SVG_NS, type StaticNode } from './static-dom.ts';
-
-export interface Theme {
-  vars: Record<string, string>;
-  fontFamily: string;
-}
-
-/**
- * The app's theme colours, read from its stylesheet (`src/styles.css`, as text) so that the export
- * follows any change there.
- */
-export function themeFromCss(css: string, name: 'light' | 'dark'): Theme {
-  const block = (selector: RegExp) => selector.exec(css)?.[1] ?? '';
-  const light = block(/:root\s*\{([^}]*)\}/);
-  const dark = block(/:root\[data-theme='dark'\]\s*\{([^}]*)\}/);
-  const vars: Record<string, string> = {};
-  for (const text of name === 'dark' ? [light, dark] : [light]) {
-    for (const m of text.matchAll(/--([\w-]+)\s*:\s*([^;]+);/g)) vars[m[1] as string] = (m[2] as string).trim();
-  }
-  return { vars, fontFamily: /font-family\s*:\s*([^;]+);/.exec(light)?.[1]?.trim() ?? 'sans-serif' };
-}
-
-function hex(colour: string): [number, number, number] | null {
-  const m = /^#([0-9a-f]{6})$/i.exec(colour.trim());
-  if (!m) return null;
-  const n = parseInt(m[1] as string, 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-}
-
-/**
- * CSS variables to the theme's values, and `color-mix(in srgb, A, B p%)` (how the charts shade runs)
- * to the colour it names: an SVG file has no stylesheet, and SVG viewers know no color-mix.
- */
-function resolveColours(value: string, theme: Theme): string {
-  const substituted = value.replace(/var\(--([\w-]+)\)/g, (m, name: string) => theme.vars[name] ?? m);
-  return substituted.replace(/color-mix\(in srgb,\s*([^,()]+),\s*([^,()]+?)\s+([\d.]+)%\)/g, (m, a: string, b: string, pct: string) => {
-    const from = hex(a);
-    const to = hex(b);
-    if (!from || !to) return m;
-    const f = Number(pct) / 100;
-    return `#${from.map((c, i) => Math.round(c * (1 - f) + (to[i] as number) * f).toString(16).padStart(2, '0')).join('')}`;
-  });
-}
 
 export const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 export const escapeAttribute = (text: string) => escapeText(text).replace(/"/g, '&quot;');
@@ -264,7 +225,7 @@ function layoutFor(figure: Figure, width: number, height: number | null): Layout
   return { width, panelWidth: Math.floor((width - 2 * PAD) / panels), panelHeight };
 }
 
-function svgDocument(figure: Figure, layout: Layout, theme: Theme): string {
+function svgDocument(figure: Figure, layout: Layout, theme: Theme): ChartSvg {
   const { width } = layout;
   const frame = frameOf(figure, width);
   const colour = (name: string) => resolveColours(`var(--${name})`, theme);
@@ -308,7 +269,7 @@ function svgDocument(figure: Figure, layout: Layout, theme: Theme): string {
     y += frame.legendHeight;
   }
   const height = Math.ceil(y + PAD);
-  return [
+  const svg = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${escapeAttribute(theme.fontFamily)}" font-size="14">`,
     `<title>${escapeText(figure.title)}</title>`,
@@ -317,18 +278,20 @@ function svgDocument(figure: Figure, layout: Layout, theme: Theme): string {
     '</svg>',
     '',
   ].join('\n');
+  return { svg, width, height };
 }
+
 
 /**
  * Draws the chart twice: first to learn what surrounds it (title, note, legend, how many charts side
  * by side), then at the size that leaves it.
  */
-export async function renderSvg(element: ReactElement, width: number, height: number | null, theme: Theme): Promise<{ svg: string; figure: Figure }> {
+export async function renderSvg(element: ReactElement, width: number, height: number | null, theme: Theme): Promise<ChartSvg & { figure: Figure }> {
   const at = (layout: Layout) => createElement(StaticChartSize.Provider, { value: { width: layout.panelWidth, ...(layout.panelHeight !== null ? { height: layout.panelHeight } : {}) } }, element);
   const first = await renderStatic(at({ width, panelWidth: width - 2 * PAD, panelHeight: null }), readFigure);
   const layout = layoutFor(first, width, height);
   return renderStatic(at(layout), (container) => {
     const figure = readFigure(container);
-    return { svg: svgDocument(figure, layout, theme), figure };
+    return { ...svgDocument(figure, layout, theme), figure };
   });
 }
