@@ -7,7 +7,7 @@ import { renamedRuns } from './renamed.ts';
 import { fileReports } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { analyseStore } from './analyse.ts';
-import { cellsOf, engineCapacity, memorySettingBytes, tooLargeMessage } from './capacity.ts';
+import { cellsOf, checkMemory, memorySettingBytes, tooLargeMessage } from './memory-check.ts';
 import { openBrowserDb } from './browser-db.ts';
 import { runChartQuery } from './chart-queries.ts';
 import { runCompare } from './compare-queries.ts';
@@ -181,10 +181,10 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
         } else {
           const kept = parsed.filter((f) => f.path !== outcome.path);
           inputBytes.set(outcome.path, totalBytes ?? progress.bytesRead);
-          const capacity = engineCapacity(kept.reduce((n, f) => n + cellsOf(f), cellsOf(outcome)), engineMemoryBytes(store));
-          if (!capacity.fits) {
+          const memory = checkMemory(kept.reduce((n, f) => n + cellsOf(f), cellsOf(outcome)), engineMemoryBytes(store));
+          if (!memory.fits) {
             const read = [...kept, outcome].reduce((n, f) => n + (inputBytes.get(f.path) ?? 0), 0);
-            const message = `${input.path}: ${tooLargeMessage(capacity, read)}`;
+            const message = `${input.path}: ${tooLargeMessage(memory, read)}`;
             fileErrors.push({ file: input.path, line: 0, message });
             progress.report({ bytesRead: totalBytes ?? 0, totalBytes, lines: 0 }, true, message);
             for (const rest of files.slice(files.indexOf(input) + 1)) {

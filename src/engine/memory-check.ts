@@ -40,7 +40,8 @@ export function cellsOf(file: ParsedFile): number {
 /** Counted once per file: a load checks every file read so far as each new one arrives. */
 const counted = new WeakMap<ParsedFile, number>();
 
-export interface Capacity {
+/** The memory check of a load: the cells it would hold, the bytes they need and have, and whether they fit. */
+export interface MemoryCheck {
   cells: number;
   neededBytes: number;
   /** What the cells may take: the storage share of the engine's memory limit. */
@@ -48,7 +49,7 @@ export interface Capacity {
   fits: boolean;
 }
 
-export function engineCapacity(cells: number, memoryLimitBytes: number): Capacity {
+export function checkMemory(cells: number, memoryLimitBytes: number): MemoryCheck {
   const neededBytes = ENGINE_FIXED_BYTES + cells * ENGINE_BYTES_PER_CELL;
   const availableBytes = Math.floor(memoryLimitBytes * STORAGE_SHARE);
   return { cells, neededBytes, availableBytes, fits: neededBytes <= availableBytes };
@@ -69,14 +70,14 @@ function size(bytes: number): string {
 
 /**
  * Why files were not loaded: what they need, what the engine has, and how much of this kind of
- * input fits — scaled from the input read so far (`inputBytes` for `capacity.cells`).
+ * input fits — scaled from the input read so far (`inputBytes` for `check.cells`).
  */
-export function tooLargeMessage(capacity: Capacity, inputBytes: number): string {
-  const cellsThatFit = (capacity.availableBytes - ENGINE_FIXED_BYTES) / ENGINE_BYTES_PER_CELL;
-  const fitting = inputBytes > 0 && capacity.cells > 0 && cellsThatFit > 0 ? size((inputBytes * cellsThatFit) / capacity.cells) : null;
+export function tooLargeMessage(check: MemoryCheck, inputBytes: number): string {
+  const cellsThatFit = (check.availableBytes - ENGINE_FIXED_BYTES) / ENGINE_BYTES_PER_CELL;
+  const fitting = inputBytes > 0 && check.cells > 0 && cellsThatFit > 0 ? size((inputBytes * cellsThatFit) / check.cells) : null;
   return (
-    `not loaded: with this file the results hold ${(capacity.cells / 1e6).toFixed(1)} M latency buckets, about ${size(capacity.neededBytes)} ` +
-    `in the in-browser query engine, which has ${size(capacity.availableBytes)} for them (WebAssembly memory is limited to 4 GB)` +
+    `not loaded: with this file the results hold ${(check.cells / 1e6).toFixed(1)} M latency buckets, about ${size(check.neededBytes)} ` +
+    `in the in-browser query engine, which has ${size(check.availableBytes)} for them (WebAssembly memory is limited to 4 GB)` +
     (fitting ? `; about ${fitting} of input like this fits — load fewer clients or a shorter part of the run` : '')
   );
 }
