@@ -6,7 +6,7 @@ import { fileReports, type FileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { snapshotLevel, type LinkLevel, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
-import { countsPerSecond, type SecondCounts } from './queries.ts';
+import { countsPerSecond, type SecondCounts } from './group-merge.ts';
 import { Store } from './store.ts';
 import { timelineSeries } from './timeline-series.ts';
 import { summarizeRuns, type SummaryOptions } from './summary.ts';

@@ -1,4 +1,4 @@
-import { countsPerSecond, groupSummaries, runExtents, mergeHistograms, summariesAt, type MergedHistogram, type Selection } from './queries.ts';
+import { countsPerSecond, groupSummaries, runExtents, mergeHistograms, summariesAt, type MergedHistogram, type Selection } from './group-merge.ts';
 import type { SeriesInfo, Store } from './store.ts';
 import { timelineSeries } from './timeline-series.ts';
 import { toMicros } from '../model/numbers.ts';

@@ -6,7 +6,7 @@ import { toMicros } from '../model/numbers.ts';
 import { SHOWN_PERCENTILES, hasFullData } from '../state/snapshot.ts';
 import type { Analysis, RunAnalysis } from './analyse.ts';
 import { BucketSum, bucketColumns, indexedColumns } from './bucket-sum.ts';
-import { groupSummaries } from './queries.ts';
+import { groupSummaries } from './group-merge.ts';
 import type { SeriesInfo, Store } from './store.ts';
 import { dbBacked, mergeGroups, windowBounds, type AnalysisWindow, type MergeGroup } from './summary.ts';
 

@@ -5,7 +5,7 @@ import type { FormatId } from '../model/types.ts';
 import type { RunLabels } from '../state/view-state.ts';
 import type { Analysis } from './analyse.ts';
 import { INPUT_DIR, type Db, type InputHandle } from './db.ts';
-import { mergeHistograms } from './queries.ts';
+import { mergeHistograms } from './group-merge.ts';
 export { QUERY_TABLES } from './query-schema.ts';
 import { requestSelect, type FileColumn } from './request-columns.ts';
 import type { Store } from './store.ts';

@@ -2,7 +2,7 @@ import { setOwn } from '../model/own.ts';
 import { figuresOnlyMoments } from '../state/snapshot.ts';
 import { SHOWN_PERCENTILES, type Snapshot, type SnapshotOp, type SnapshotRun } from '../state/snapshot.ts';
 import type { Analysis } from './analyse.ts';
-import { groupSummaries, mergedBuckets } from './queries.ts';
+import { groupSummaries, mergedBuckets } from './group-merge.ts';
 import type { Store } from './store.ts';
 import { dbBacked, mergeGroups } from './summary.ts';
 

@@ -5,7 +5,7 @@ import { setOwn } from '../model/own.ts';
 import { toMicros } from '../model/numbers.ts';
 import type { DistributionSeries, LatencyUnit, OpKind } from '../model/types.ts';
 import { figuresOnlyMoments } from '../state/snapshot.ts';
-import { groupSummaries, runExtents, type GroupSummary, type Selection } from './queries.ts';
+import { groupSummaries, runExtents, type GroupSummary, type Selection } from './group-merge.ts';
 import type { RunInfo, SeriesInfo, Store } from './store.ts';
 import { timelineSeries } from './timeline-series.ts';
 import type { SeriesSource } from '../model/figures.ts';

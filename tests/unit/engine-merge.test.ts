@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
-import { mergeHistograms, type MergedHistogram, type Selection } from '../../src/engine/queries.ts';
+import { mergeHistograms, type MergedHistogram, type Selection } from '../../src/engine/group-merge.ts';
 import { Store } from '../../src/engine/store.ts';
 import { groupIntoRuns } from '../../src/model/grouping.ts';
 import { hdrLayout } from '../../src/model/hdr-layout.ts';

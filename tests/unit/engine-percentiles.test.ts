@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
-import { groupSummaries } from '../../src/engine/queries.ts';
+import { groupSummaries } from '../../src/engine/group-merge.ts';
 import { Store } from '../../src/engine/store.ts';
 import { groupIntoRuns } from '../../src/model/grouping.ts';
 import { HdrLayout } from '../../src/model/hdr-layout.ts';

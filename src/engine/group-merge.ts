@@ -8,10 +8,13 @@ import type { SeriesInfo, Store } from './store.ts';
 import { percentileRank } from '../model/percentiles.ts';
 
 /**
- * The analyses as SQL. A query works on a *selection*: series ids, each mapped to a group number
- * `g` chosen by the caller (e.g. one group per run × operation to merge clients, or one per
- * client). The selection goes into a temporary table from Arrow data, so no value from a file or
- * the user is ever spliced into SQL text.
+ * A selection of series merged per group: each group's histogram (whole, or per time bucket) and
+ * the figures read from it, its operations per second, its time extent. A *selection* is series
+ * ids, each mapped to a group number `g` chosen by the caller (e.g. one group per run × operation
+ * to merge clients, or one per client). Histograms are merged in TypeScript from the store's
+ * whole-series sums, blocks and seconds (bucket-sum.ts); DuckDB answers the counts per second, the extents and the
+ * buckets a comparison's snapshot carries. The selection goes into a temporary table from Arrow
+ * data, so no value from a file or the user is ever spliced into SQL text.
  */
 
 export interface Selection {
