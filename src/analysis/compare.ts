@@ -37,7 +37,7 @@ import type { CompareMethod, CompareResult, ComparisonRow, SideSummary, Verdict 
  * - *One run's own interval* (runIntervals, for a history of runs): the same bootstrap of one side,
  *   its figure's 95% interval rather than a ratio's. It lives here, beside the A/B rows, so that
  *   both are one method (which is why this file runs past 500 lines).
- * - *None* where the data has no time resolution (summaries only, a comparison file) or a run is
+ * - *None* where the data has no time resolution (summaries only, a snapshot file) or a run is
  *   shorter than MIN_SECONDS: the figures and their ratio, and the reason no interval is given.
  */
 
@@ -62,7 +62,7 @@ export const ERROR_RATE = 'errors';
 export interface OpFigures {
   count: number;
   unit: string;
-  /** 'exact values' for raw samples, else the HdrHistogram precision; null when unknown (a figures-only comparison). */
+  /** 'exact values' for raw samples, else the HdrHistogram precision; null when unknown (a figures-only snapshot). */
   precision: string | null;
   values: Record<string, number | null>;
 }

@@ -23,7 +23,7 @@ summary table with merged and naive figures, every chart as inline SVG, and the 
   --out FILE      where to write the report (required)
   --title T       its title (default: "benchlens report — " and the runs)
   --app-url URL   the benchlens the "Open in benchlens" link opens (default ./index.html, beside the
-                  report); without it the comparison file is always attached as well
+                  report); without it the snapshot file is always attached as well
   --sla RULE      e.g. "p99 of READ <= 10 ms at >= 1000 ops/s": verdicts in the table, line in the charts
   --percentile P  percentile of the latency charts (default ${DEFAULT_STATE.percentile})
   --op OP         only this operation in the charts

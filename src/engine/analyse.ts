@@ -4,7 +4,7 @@ import { NO_NAME_RULES, renamer, type NameRules } from '../model/name-rules.ts';
 import { renamedRuns } from './renamed.ts';
 import { fileReports, type FileReport } from '../model/report.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
-import { snapshotLevel, type LinkLevel, type SnapshotRun } from '../state/snapshot.ts';
+import { snapshotLevel, type SnapshotLevel, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
 import { countsPerSecond, type SecondCounts } from './group-merge.ts';
 import { Store } from './store.ts';
@@ -16,10 +16,11 @@ import type { CompareResult } from '../model/comparison.ts';
 
 export interface RunAnalysis extends RunSummary {
   /**
-   * Opened from a comparison (link or file), and what it carries: whole-run histograms, or the
+   * Opened from a snapshot (link or file), and what it carries: whole-run histograms, or the
    * shown figures only. Either way a time window does not apply. null for runs read from results.
+   * Named `comparison` because `summarize --json` prints it under that key, which scripts read.
    */
-  comparison: LinkLevel | null;
+  comparison: SnapshotLevel | null;
   /** Some of the run's files lost lines or had problems: its figures cover what could be read. */
   partial: boolean;
   throughputPerSecond: ThroughputSeries | null;
@@ -36,7 +37,7 @@ export interface Analysis {
   files: FileReport[];
   /** The A/B comparison a loaded comparison (link or file) carried, as computed before it was shared. */
   carriedComparison?: CompareResult;
-  /** The view-state fragment a loaded comparison file carried (its SLA, prices, labels, sides). */
+  /** The view-state fragment a loaded snapshot file carried (its SLA, prices, labels, sides). */
   carriedView?: string;
   /**
    * The runs' figures before their throughput timelines and steps (null and none here): a load
@@ -106,7 +107,7 @@ function runTimelines(store: Store): Map<number, { t: ThroughputSeries; steps: S
   return store.memo('timelines', () => new Map([...throughputSeries(store)].map(([run, t]) => [run, { t, steps: timelineSteps(t) }])));
 }
 
-const comparisonLevel = (fixed: SnapshotRun | undefined): LinkLevel | null => (fixed ? snapshotLevel({ runs: [fixed] }) : null);
+const comparisonLevel = (fixed: SnapshotRun | undefined): SnapshotLevel | null => (fixed ? snapshotLevel({ runs: [fixed] }) : null);
 
 /** Summaries of the latest windows of each dataset: going back to a window (or to none) costs nothing. */
 const SUMMARY_CACHE_ENTRIES = 8;
@@ -135,7 +136,7 @@ export function analyseStore(
       const timeline = series.get(r.id);
       return {
         ...r,
-        comparison: comparisonLevel(store.runs[r.id]?.fixed),
+        comparison: comparisonLevel(store.runs[r.id]?.snapshot),
         partial: r.paths.some((p) => damaged.has(p)),
         throughputPerSecond: timeline?.t ?? null,
         steps: timeline?.steps ?? [],

@@ -40,7 +40,7 @@ const exact = (m: MergeGroup) => m.refusal === null && m.series.length > 0 && m.
 
 /** What a run's latencies may be compared with: their precision, unknown for figures-only ones. */
 function precisionOf(m: MergeGroup): string | null {
-  const fixed = m.run.fixed && Object.hasOwn(m.run.fixed.ops, m.op) ? m.run.fixed.ops[m.op] : undefined;
+  const fixed = m.run.snapshot && Object.hasOwn(m.run.snapshot.ops, m.op) ? m.run.snapshot.ops[m.op] : undefined;
   if (fixed && !hasFullData(fixed)) return fixed.figures?.raw ? 'exact values' : null;
   const s = m.series[0] as SeriesInfo;
   return s.precision ? `${s.precision.significantDigits} significant digits, lowest ${s.precision.lowestDiscernibleValue}` : 'exact values';
@@ -207,7 +207,7 @@ function runFigures(store: Store, analysis: Analysis, runKeys: readonly string[]
       const s = stats.get(g);
       if (!s) continue;
       const unit = (m.series[0] as SeriesInfo).unit;
-      const fixed = m.run.fixed && Object.hasOwn(m.run.fixed.ops, m.op) ? m.run.fixed.ops[m.op] : undefined;
+      const fixed = m.run.snapshot && Object.hasOwn(m.run.snapshot.ops, m.op) ? m.run.snapshot.ops[m.op] : undefined;
       const figuresOnly = fixed !== undefined && !hasFullData(fixed);
       ops[m.op] = {
         count: s.count,
@@ -215,7 +215,7 @@ function runFigures(store: Store, analysis: Analysis, runKeys: readonly string[]
         precision: precisionOf(m),
         values: Object.fromEntries(
           percentiles.map((p, i) => {
-            // A figures-only comparison reproduces the percentiles it carries, no others.
+            // A figures-only snapshot reproduces the percentiles it carries, no others.
             if (figuresOnly && !SHOWN_PERCENTILES.includes(p)) {
               figuresOnlyGaps.add(`${run.label} carries figures only, and no p${p}`);
               return [statKey(p), null];

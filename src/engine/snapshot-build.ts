@@ -58,7 +58,7 @@ export function buildSnapshot(store: Store, analysis: Analysis, visibleKeys?: Re
         values: stats.values as number[],
       },
     };
-    if (!figuresOnlyMoments(m.run.fixed, m.op)) {
+    if (!figuresOnlyMoments(m.run.snapshot, m.op)) {
       if (first?.source === 'raw') op.exact = b.lo.map((lo, i) => [lo, b.n[i] as number]);
       else if (first?.precision) {
         op.histogram = {

@@ -68,7 +68,7 @@ export interface RunInfo {
   /** Failed requests by cause, as its files tally them. */
   failures: FileFailures[];
   /** A run from a comparison (link or file): its run-level figures as they were computed. */
-  fixed?: SnapshotRun;
+  snapshot?: SnapshotRun;
 }
 
 const FLUSH_ROWS = 1 << 20;
@@ -91,7 +91,7 @@ export class Store {
   version = 0;
   /** The A/B comparison a loaded comparison (link or file) carried, as computed before it was shared. */
   carriedComparison: CompareResult | null = null;
-  /** The view-state fragment a loaded comparison file carried (see Snapshot.view). */
+  /** The view-state fragment a loaded snapshot file carried (see Snapshot.view). */
   carriedView: string | null = null;
   private memos = { version: -1, values: new Map<string, unknown>() };
   /** Block sizes the worker keeps above seconds. */
@@ -319,7 +319,7 @@ export class Store {
     this.carriedView = snapshot.view ?? null;
     for (const r of snapshot.runs) {
       const runId = this.runs.length;
-      this.runs.push({ id: runId, key: r.key, label: r.label, paths: [], clients: [], failures: [], fixed: r });
+      this.runs.push({ id: runId, key: r.key, label: r.label, paths: [], clients: [], failures: [], snapshot: r });
       for (const [op, o] of Object.entries(r.ops)) {
         const b = snapshotBuckets(o);
         const id = this.series.length;

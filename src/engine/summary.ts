@@ -240,7 +240,7 @@ export const dbBacked = (s: SeriesInfo): boolean => s.source === 'histogram' || 
  * A comparison has no time in its latency data, so a window never applies to it (see `at`).
  */
 function withCarriedMoments(f: Figures, m: MergeGroup): Figures {
-  const moments = figuresOnlyMoments(m.run.fixed, m.op);
+  const moments = figuresOnlyMoments(m.run.snapshot, m.op);
   return moments ? { ...f, ...moments } : f;
 }
 
@@ -281,7 +281,7 @@ export function windowBounds(store: Store, series: readonly SeriesInfo[], w: Sum
   const extents = extentsByRun(store);
   const at = (s: SeriesInfo, offsetS: number | null) => {
     const e = extents.get(s.runId);
-    if (store.runs[s.runId]?.fixed || offsetS === null || !e) return null;
+    if (store.runs[s.runId]?.snapshot || offsetS === null || !e) return null;
     return Math.floor(e.startUs / 1e6) + offsetS;
   };
   return { fromS: series.map((s) => at(s, w.fromS)), toS: series.map((s) => at(s, w.toS)) };
@@ -298,7 +298,7 @@ interface AllRequestGroup {
 
 /**
  * Per run, the group that merges every operation's chosen series (numbered from `firstG`). A
- * figures-only comparison carries stand-in histograms that reproduce each operation's own figures,
+ * figures-only snapshot carries stand-in histograms that reproduce each operation's own figures,
  * not its data: their sum is no run's data, so such a run is bounded.
  */
 function allRequestGroups(store: Store, mergeable: readonly (MergeGroup & { g: number })[], firstG: number): Map<number, AllRequestGroup> {
@@ -310,7 +310,7 @@ function allRequestGroups(store: Store, mergeable: readonly (MergeGroup & { g: n
     const refusal =
       ofRun.find((m) => m.refusal !== null)?.refusal ??
       (series.every(dbBacked) ? mergeRefusal(series) : 'some operations have only summaries: percentiles over all of them can only be bounded') ??
-      (ofRun.some((m) => figuresOnlyMoments(run.fixed, m.op)) ? 'opened from figures only: percentiles over all operations can only be bounded' : null);
+      (ofRun.some((m) => figuresOnlyMoments(run.snapshot, m.op)) ? 'opened from figures only: percentiles over all operations can only be bounded' : null);
     out.set(run.id, { g: firstG + out.size, ops: ofRun.map((m) => m.op), series, refusal });
   }
   return out;
@@ -415,8 +415,8 @@ export function summarizeRuns(store: Store, options: SummaryOptions = {}): RunSu
       });
     }
     const allRequests = allRequestsOf(ops, allOfRun.get(run.id), summaries);
-    if (run.fixed) {
-      const f = run.fixed;
+    if (run.snapshot) {
+      const f = run.snapshot;
       return {
         id: run.id,
         label: run.label,

@@ -17,7 +17,7 @@ import { streamOf } from './input-stream.ts';
 import { MAX_PARSE_WORKERS, parseHere, ParsePool, parseWorkerCount, type ParseFile } from './parse-pool.ts';
 import { PART_MIN_BYTES, readInParts } from './file-parts.ts';
 import { buildSnapshot } from './snapshot-build.ts';
-import { comparisonFileToSnapshot, looksLikeComparisonFile, type Snapshot } from '../state/snapshot.ts';
+import { snapshotFromFile, looksLikeSnapshotFile, type Snapshot } from '../state/snapshot.ts';
 import { isManifest } from '../state/folder-listing.ts';
 import type { AnalysisWindow, InputFile, LoadProgress, LoadResult, Regrouping, WorkerEvent, WorkerRequest } from './protocol.ts';
 import { Store } from './store.ts';
@@ -121,7 +121,7 @@ async function readInput({ input, progress }: { input: InputFile; progress: File
   // A comparison file (shared JSON) replaces the loaded data rather than adding files to it.
   if (/\.json$/i.test(input.path)) {
     const text = await new Response(streamToBody(streamOf(input, signal))).text();
-    if (looksLikeComparisonFile(text.slice(0, 200))) return { kind: 'comparison', text };
+    if (looksLikeSnapshotFile(text.slice(0, 200))) return { kind: 'comparison', text };
   }
   const onProgress = (p: ReadProgress): void => progress.report(p);
   const outcome = await readInParts(input, workers, onProgress, (part, onPartProgress) => parse(input, signal, onPartProgress, part));
@@ -163,7 +163,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
         const contents = await result;
         if (contents.kind === 'comparison') {
           try {
-            comparison = comparisonFileToSnapshot(contents.text);
+            comparison = snapshotFromFile(contents.text);
           } catch (e) {
             fileErrors.push({ file: input.path, line: 0, message: (e as Error).message });
           }

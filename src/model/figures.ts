@@ -111,7 +111,7 @@ export interface RunSummary {
  */
 export interface ThroughputSeries {
   startEpochS: number;
-  /** Seconds per entry of `ok` / `failed`; absent in comparison files written before it existed (= 1). */
+  /** Seconds per entry of `ok` / `failed`; absent in snapshot files written before it existed (= 1). */
   bucketS?: number;
   ok: number[];
   failed: number[];

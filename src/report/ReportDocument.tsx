@@ -49,7 +49,7 @@ export interface ReportProps {
   charts: ReportChart[];
   /** The app with this comparison in its link, when it fits in one. */
   link: { url: string; level: 'histograms' | 'figures' } | null;
-  /** The comparison file, to drop into the app, when no link carries it all. */
+  /** The snapshot file, to drop into the app, when no link carries it all. */
   attachment: { name: string; dataUrl: string } | null;
   version: string;
   decisions?: ReportDecisions | null;
@@ -132,7 +132,7 @@ export function ReportDocument(p: ReportProps) {
           {p.attachment && (
             <p>
               <a href={p.attachment.dataUrl} download={p.attachment.name} data-testid="attachment">
-                Download the comparison file
+                Download the snapshot file
               </a>{' '}
               <span className="muted small">(drop it into benchlens to reopen these runs{p.link ? ' with every histogram' : ''})</span>
             </p>

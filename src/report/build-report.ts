@@ -9,7 +9,7 @@ import { CHART_KINDS, ChartInputError, chartSpec, type ChartKind } from '../rend
 import { firstView } from '../display/page-views.ts';
 import { renderSvg } from '../charts/svg-figure.ts';
 import { THEMES } from '../display/theme.ts';
-import { bestLink, snapshotToComparisonFile } from '../state/snapshot.ts';
+import { bestLink, snapshotToFile } from '../state/snapshot.ts';
 import { encodeState, type ViewState } from '../state/view-state.ts';
 import { decisionFragment } from '../state/decisions.ts';
 import { buildRunViews, type RunView } from '../display/run-views.ts';
@@ -34,7 +34,7 @@ export interface ReportOptions {
   parsed: readonly Pick<ParsedFile, 'path' | 'producer' | 'commandLine'>[];
   /** Where the app is: the *Open in benchlens* link goes there. */
   appUrl: string;
-  /** Attach the comparison file even when a link carries every histogram (the app's address is a guess). */
+  /** Attach the snapshot file even when a link carries every histogram (the app's address is a guess). */
   alwaysAttach?: boolean;
   title?: string;
   generatedAt: string;
@@ -143,7 +143,7 @@ export async function buildReport(store: Store, analysis: Analysis, o: ReportOpt
       }
       // Figures only, or nothing, fit in a link: the whole comparison rides along as a file.
       if (best.level !== 'histograms' || o.alwaysAttach) {
-        attachment = { name: 'comparison.benchlens.json', dataUrl: `data:application/json;base64,${base64(snapshotToComparisonFile({ ...snapshot, view: decisionFragment(o.state) }))}` };
+        attachment = { name: 'snapshot.benchlens.json', dataUrl: `data:application/json;base64,${base64(snapshotToFile({ ...snapshot, view: decisionFragment(o.state) }))}` };
       }
     }
   }

@@ -2,7 +2,7 @@ import { decodeState, DEFAULT_STATE, encodeState, type ViewState } from './view-
 
 /**
  * The parts of the view a decision rests on — SLA rules, prices, the sizing percentile, run labels
- * (system, nodes, repeat…) and the comparison's sides — carried by a comparison file, which has no
+ * (system, nodes, repeat…) and the comparison's sides — carried by a snapshot file, which has no
  * link around it to hold them (Snapshot.view), as a view-state fragment: reading it back goes
  * through decodeState, which checks every field.
  */

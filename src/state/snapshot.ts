@@ -10,7 +10,7 @@ import type { CompareResult } from '../model/comparison.ts';
 /**
  * A comparison as data: per run, its metadata, and per operation the merged histogram (every
  * client's buckets summed) plus the naive per-client figures, and the per-second throughput. It is
- * what a self-contained link carries and what a comparison file holds; opening either recomputes
+ * what a self-contained link carries and what a snapshot file holds; opening either recomputes
  * every figure with the same SQL, so the numbers are the original's.
  *
  * Two levels. *Histograms*: the merged histograms themselves; everything the merged data allows
@@ -32,10 +32,10 @@ import type { CompareResult } from '../model/comparison.ts';
  * are the stand-in's total, lowest and highest value by construction. Mean and stddev are not
  * (they weigh every bucket), so they travel as numbers and the summary takes them from here
  * (figures-only.ts). A percentile outside the carried set would come out as the next carried
- * one's value, so a figures-only comparison that lacks any percentile this app shows is refused.
+ * one's value, so a figures-only snapshot that lacks any percentile this app shows is refused.
  * Per-client figures, latency over time and time windows need the result files at either level.
  *
- * Comparison file (JSON, `format: "benchlens-comparison"`, `version: 1`, or 2 when it holds
+ * Snapshot file (JSON, `format: "benchlens-comparison"`, `version: 1`, or 2 when it holds
  * figures-only operations):
  *   percentiles?: [p, …]  (version 2: what every `figures.values` is taken at)
  *   runs[]: { key, label, clients[{client, files[]}], target, threadsPerClient, db, workload,
@@ -47,7 +47,7 @@ import type { CompareResult } from '../model/comparison.ts';
  *                            figures: {raw, count, min, max, mean, stddev, values[]} (version 2),
  *                            unit, naive: {maxClientP95, maxClientP99, meanClientP99} } } }
  *   comparison?: the A/B comparison shown when shared (src/model/comparison.ts), as computed —
- *                its intervals need per-second data a comparison does not carry
+ *                its intervals need per-second data a snapshot does not carry
  *   view?: the view's SLA rules, prices, run labels and comparison sides, as a link fragment
  * Values are in the op's unit (µs for YCSB).
  *
@@ -55,6 +55,7 @@ import type { CompareResult } from '../model/comparison.ts';
  * together, and a version that reads differently from how it was written breaks old links.
  */
 
+/** Files and links written before the word was "snapshot" say this too: the format's name stays. */
 export const SNAPSHOT_FORMAT = 'benchlens-comparison';
 /** Version 2 adds figures-only operations and, in links, integer arrays as binary blobs. */
 export const SNAPSHOT_VERSION = 2;
@@ -64,7 +65,7 @@ export const MAX_LINK_BYTES = 32 * 1024;
 /** Every percentile the app shows for an operation: the summary's and the distribution chart's. */
 export const SHOWN_PERCENTILES: readonly number[] = [...new Set([...PERCENTILES, ...DISTRIBUTION_PERCENTILES])].sort((a, b) => a - b);
 
-export type LinkLevel = 'histograms' | 'figures';
+export type SnapshotLevel = 'histograms' | 'figures';
 
 /** An operation's figures as shown, for the figures-only level. */
 export interface OpFigures {
@@ -107,7 +108,7 @@ export interface Snapshot {
   comparison?: CompareResult;
   /**
    * What the page decided with, as a view-state fragment (src/state/view-state.ts: the SLA rules,
-   * prices, sizing percentile, run labels and comparison sides): a comparison file has no link
+   * prices, sizing percentile, run labels and comparison sides): a snapshot file has no link
    * around it to carry them. Read with decodeState, which checks every field.
    */
   view?: string;
@@ -125,7 +126,7 @@ export function figuresOnlyMoments(run: SnapshotRun | undefined, op: string): { 
 }
 
 /** The level a snapshot can be opened at: figures only as soon as one operation has nothing else. */
-export function snapshotLevel(s: Snapshot): LinkLevel {
+export function snapshotLevel(s: Snapshot): SnapshotLevel {
   return s.runs.every((r) => Object.values(r.ops).every(hasFullData)) ? 'histograms' : 'figures';
 }
 
@@ -155,7 +156,7 @@ export function standInHistogram(f: OpFigures): { lo: number[]; width: number[];
   return { lo, width: lo.map((l, i) => (hi[i] as number) - l + 1), count };
 }
 
-// ---- JSON form (comparison file, and link data with its bulk in binary blobs) ------------------------
+// ---- JSON form (snapshot file, and link data with its bulk in binary blobs) ------------------------
 
 type Ints = number[] | string;
 type JsonFigures = Omit<OpFigures, 'percentiles' | 'values'> & { values: Ints };
@@ -182,7 +183,7 @@ interface Writer {
  * `prefer` picks what an operation that has both travels as; one that has only one kind travels
  * as that. A document holding figures is version 2; one without stays readable by version-1 readers.
  */
-function toJsonDoc(s: Snapshot, prefer: LinkLevel, w: Writer, version?: number): JsonDoc {
+function toJsonDoc(s: Snapshot, prefer: SnapshotLevel, w: Writer, version?: number): JsonDoc {
   let percentiles: readonly number[] | undefined;
   const runs = s.runs.map((r): JsonRun => {
     const t = r.throughputPerSecond;
@@ -205,7 +206,7 @@ function toJsonDoc(s: Snapshot, prefer: LinkLevel, w: Writer, version?: number):
   return { format: SNAPSHOT_FORMAT, version: version ?? (percentiles ? 2 : 1), ...(percentiles ? { percentiles } : {}), runs, ...(s.comparison ? { comparison: s.comparison } : {}), ...(s.view ? { view: s.view } : {}) };
 }
 
-export function snapshotToComparisonFile(s: Snapshot): string {
+export function snapshotToFile(s: Snapshot): string {
   return JSON.stringify(toJsonDoc(s, 'histograms', { histogram: encodeHistogramV2Compressed, ints: (v) => [...v] }), null, 1);
 }
 
@@ -230,7 +231,7 @@ function readPercentiles(v: unknown): readonly number[] | null {
   const carried = new Set(v);
   const missing = SHOWN_PERCENTILES.filter((p) => !carried.has(p));
   // Any other percentile would come out as a neighbouring one's value: refuse rather than mislead.
-  if (missing.length > 0) throw new SnapshotError(`it carries no figures for p${missing.slice(0, 3).join(', p')}; open its comparison file instead`);
+  if (missing.length > 0) throw new SnapshotError(`it carries no figures for p${missing.slice(0, 3).join(', p')}; open its snapshot file instead`);
   return v as number[];
 }
 
@@ -384,12 +385,12 @@ function readComparison(v: unknown): CompareResult {
   };
 }
 
-export function comparisonFileToSnapshot(text: string): Snapshot {
+export function snapshotFromFile(text: string): Snapshot {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new SnapshotError('the comparison file is not valid JSON');
+    throw new SnapshotError('the snapshot file is not valid JSON');
   }
   return fromJsonDoc(raw, {
     histogram: (v, where) => {
@@ -405,7 +406,7 @@ export function comparisonFileToSnapshot(text: string): Snapshot {
 }
 
 /** Cheap check on the head of a dropped file. */
-export function looksLikeComparisonFile(head: string): boolean {
+export function looksLikeSnapshotFile(head: string): boolean {
   return /^\s*\{\s*"format"\s*:\s*"benchlens-comparison"/.test(head);
 }
 
@@ -435,7 +436,7 @@ function fromBase64Url(text: string): Uint8Array {
  * Link data at `level`: 'histograms' carries every operation's histogram where the snapshot has
  * one, 'figures' carries figures wherever the snapshot has them.
  */
-export function snapshotToLinkData(s: Snapshot, level: LinkLevel = 'histograms'): string {
+export function snapshotToLinkData(s: Snapshot, level: SnapshotLevel = 'histograms'): string {
   const blobs: Uint8Array[] = [];
   const blob = (b: Uint8Array) => String(blobs.push(b) - 1);
   const doc = toJsonDoc(s, level, { histogram: (h) => blob(encodeHistogramV2(h)), ints: (v) => blob(encodeIntegers(v)) }, SNAPSHOT_VERSION);
@@ -457,7 +458,7 @@ export function snapshotToLinkData(s: Snapshot, level: LinkLevel = 'histograms')
   return toBase64Url(deflateSync(out, { level: 9 }));
 }
 
-export type SharedLink = { level: LinkLevel; data: string } | { level: null; histogramBytes: number; figuresBytes: number };
+export type SharedLink = { level: SnapshotLevel; data: string } | { level: null; histogramBytes: number; figuresBytes: number };
 
 /** The richest link within MAX_LINK_BYTES: the histograms, else figures only, else none (and what each needs). */
 export function bestLink(s: Snapshot): SharedLink {

@@ -102,7 +102,7 @@ export interface ViewState {
   names: NameRules;
   /** A chart shown alone, for an `<iframe>`; null = the whole dashboard. */
   embed: ChartId | null;
-  /** A self-contained comparison (src/state/snapshot.ts link data, base64url), or '' for none. */
+  /** A self-contained snapshot (src/state/snapshot.ts link data, base64url), or '' for none. */
   data: string;
   /** CSV column mappings the user gave, by header key → map spec (src/formats/csv-mapping.ts). */
   csvMaps: Record<string, string>;

@@ -4,7 +4,7 @@ import type { CompareResult } from '../model/comparison.ts';
 import { CapacityPanel } from './CapacityPanel.tsx';
 import { ComparePanel } from './ComparePanel.tsx';
 import { HistoryView } from './HistoryView.tsx';
-import { linkDataToSnapshot, snapshotLevel, type LinkLevel } from '../state/snapshot.ts';
+import { linkDataToSnapshot, snapshotLevel, type SnapshotLevel } from '../state/snapshot.ts';
 import { decodeState, encodeState, type RunLabels, type ViewState } from '../state/view-state.ts';
 import { carriedDecisions } from '../state/decisions.ts';
 import { ChartArea } from './ChartArea.tsx';
@@ -40,7 +40,7 @@ const Compare = memo(ComparePanel);
 const Capacity = memo(CapacityPanel);
 const History = memo(HistoryView);
 
-type Source = { kind: 'none' } | { kind: 'sample' } | { kind: 'link'; refs: string[] } | { kind: 'local' } | { kind: 'snapshot'; level?: LinkLevel };
+type Source = { kind: 'none' } | { kind: 'sample' } | { kind: 'link'; refs: string[] } | { kind: 'local' } | { kind: 'snapshot'; level?: SnapshotLevel };
 
 function useViewState() {
   const initial = useMemo(() => decodeState(window.location.hash), []);
@@ -198,7 +198,7 @@ export function App() {
   useEffect(() => {
     document.title = title;
   }, [title]);
-  // A comparison file dropped in carries what a link would: say which level, as for a link.
+  // A snapshot file dropped in carries what a link would: say which level, as for a link.
   const comparisonLevels = new Set(engine.analysis?.runs.map((r) => r.comparison) ?? []);
   const droppedComparison = comparisonLevels.has('figures') ? 'figures' : comparisonLevels.has('histograms') ? 'histograms' : null;
   const colours = useMemo(() => colourMap(views.map((v) => v.system)), [views]);
@@ -209,7 +209,7 @@ export function App() {
   }, [state.sla]);
   /** The A/B comparison on screen, which a shared comparison carries. */
   const [comparison, setComparison] = useState<CompareResult | null>(null);
-  // A dropped comparison file carries the SLA, prices, labels and sides it was made with.
+  // A dropped snapshot file carries the SLA, prices, labels and sides it was made with.
   const carriedView = engine.analysis?.carriedView;
   useEffect(() => {
     if (carriedView) setState((s) => ({ ...s, ...carriedDecisions(s, carriedView) }));

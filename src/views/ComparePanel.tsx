@@ -23,7 +23,7 @@ export interface ComparePanelProps {
   update: (patch: Partial<ViewState>) => void;
   /** The table shown (or null), for sharing it. */
   onResult: (result: CompareResult | null) => void;
-  /** The comparison an opened comparison file or link carried: shown until sides are chosen. */
+  /** The comparison an opened snapshot file or link carried: shown until sides are chosen. */
   carried: CompareResult | null;
 }
 
@@ -58,7 +58,7 @@ export function ComparePanel({ client, version, views, state, update, onResult, 
 
   useEffect(() => {
     if (!client || !request) {
-      // A comparison file carries its comparison but not the page's choice of sides: show it as it came.
+      // A snapshot file carries its comparison but not the page's choice of sides: show it as it came.
       const shown = !compare && carried ? { ...carried, carried: true } : null;
       setOutcome({ result: shown, error: null, ms: null, busy: false });
       onResult(shown);

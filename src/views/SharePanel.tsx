@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { EngineClient } from '../engine/client.ts';
-import { bestLink, MAX_LINK_BYTES, snapshotToComparisonFile, type LinkLevel } from '../state/snapshot.ts';
+import { bestLink, MAX_LINK_BYTES, snapshotToFile, type SnapshotLevel } from '../state/snapshot.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import { decisionFragment } from '../state/decisions.ts';
 import { encodeState, type ViewState } from '../state/view-state.ts';
@@ -22,10 +22,10 @@ function download(name: string, text: string, type: string): void {
 
 const kb = (chars: number) => `${(chars / 1024).toFixed(1)} KB`;
 
-function DownloadComparison({ file }: { file: string }) {
+function DownloadSnapshot({ file }: { file: string }) {
   return (
-    <button type="button" data-testid="download-comparison" onClick={() => download('comparison.benchlens.json', file, 'application/json')}>
-      Download comparison file
+    <button type="button" data-testid="download-snapshot" onClick={() => download('snapshot.benchlens.json', file, 'application/json')}>
+      Download snapshot file
     </button>
   );
 }
@@ -33,7 +33,7 @@ function DownloadComparison({ file }: { file: string }) {
 /**
  * Sharing a comparison with nothing hosted: a self-contained link carrying the merged histograms
  * and the per-second throughput when they fit in MAX_LINK_BYTES, else one carrying only the
- * figures shown (src/state/snapshot.ts), else a comparison file to download and drop back in.
+ * figures shown (src/state/snapshot.ts), else a snapshot file to download and drop back in.
  * Which level a link carries is said beside it. Links by reference are the page's own URL.
  */
 export function SharePanel({ client, state, visibleKeys, comparison = null }: { client: EngineClient | null; state: ViewState; visibleKeys: string[]; comparison?: CompareResult | null }) {
@@ -52,7 +52,7 @@ export function SharePanel({ client, state, visibleKeys, comparison = null }: { 
       }
       const link = bestLink(snapshot);
       // A file has no link around it: it carries the view's SLA, prices, labels and sides itself.
-      const file = () => snapshotToComparisonFile({ ...snapshot, view: decisionFragment(state) });
+      const file = () => snapshotToFile({ ...snapshot, view: decisionFragment(state) });
       if (link.level === null) {
         setShared({ kind: 'too-large', histogramBytes: link.histogramBytes, figuresBytes: link.figuresBytes, file: file(), omitted });
       } else {
@@ -86,8 +86,8 @@ export function SharePanel({ client, state, visibleKeys, comparison = null }: { 
           ) : (
             <span className="small" data-testid="share-level" data-level="figures">
               self-contained link ({kb(shared.url.length)}), <strong>figures only</strong>: the merged histograms do not fit in a link, so it carries the summary and percentile-distribution
-              figures exactly as shown; other percentiles, time windows, per-client breakdown and latency over time need the comparison file or the result files.{' '}
-              <DownloadComparison file={shared.file} />
+              figures exactly as shown; other percentiles, time windows, per-client breakdown and latency over time need the snapshot file or the result files.{' '}
+              <DownloadSnapshot file={shared.file} />
             </span>
           )}
         </>
@@ -95,7 +95,7 @@ export function SharePanel({ client, state, visibleKeys, comparison = null }: { 
       {shared?.kind === 'too-large' && (
         <span data-testid="share-too-large">
           Too large for a link ({MAX_LINK_BYTES / 1024} KB): the merged histograms need {kb(shared.histogramBytes)}, and even the figures alone {kb(shared.figuresBytes)}.{' '}
-          <DownloadComparison file={shared.file} /> <span className="muted small">(drop it back in, or host it and link to it with #files=)</span>
+          <DownloadSnapshot file={shared.file} /> <span className="muted small">(drop it back in, or host it and link to it with #files=)</span>
         </span>
       )}
       {shared && shared.kind !== 'error' && shared.omitted.length > 0 && (
@@ -107,12 +107,12 @@ export function SharePanel({ client, state, visibleKeys, comparison = null }: { 
 }
 
 /** Beside a comparison opened from a link or a file: what it carries, so nobody looks for what it lacks. */
-export function SnapshotBanner({ level }: { level: LinkLevel }) {
+export function SnapshotBanner({ level }: { level: SnapshotLevel }) {
   return (
     <div className="notice" data-testid="snapshot-banner" data-level={level}>
       {level === 'histograms'
-        ? 'Opened from a self-contained comparison: the merged figures are recomputed from the histograms it carries. Per-client breakdown and latency over time need the result files.'
-        : 'Opened from a figures-only comparison: the summary and the percentile distributions show the figures it carries, exactly as they were shared. Other percentiles, time windows, per-client breakdown and latency over time need the full comparison file or the result files.'}
+        ? 'Opened from a self-contained snapshot: the merged figures are recomputed from the histograms it carries. Per-client breakdown and latency over time need the result files.'
+        : 'Opened from a figures-only snapshot: the summary and the percentile distributions show the figures it carries, exactly as they were shared. Other percentiles, time windows, per-client breakdown and latency over time need the full snapshot file or the result files.'}
     </div>
   );
 }

@@ -166,7 +166,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
     [state.client],
   );
 
-  /** Open a comparison (from a self-contained link or a comparison file) instead of result files. */
+  /** Open a comparison (from a self-contained link or a snapshot file) instead of result files. */
   const openSnapshot = useCallback(
     async (snapshot: Snapshot) => {
       if (!state.client) return;

@@ -130,8 +130,8 @@ test('a link with nodes, an SLA and prices gives the sizing table: one row per c
   await page.getByTestId('capacity-panel').screenshot({ path: `${ARTIFACTS}/capacity-sizing.png` });
 });
 
-test('a comparison file carries the comparison, the SLA, the prices and the labels it was made with', async ({ page, browser, baseURL }) => {
-  // The whole corpus does not fit in a link with its histograms: the comparison file is offered.
+test('a snapshot file carries the comparison, the SLA, the prices and the labels it was made with', async ({ page, browser, baseURL }) => {
+  // The whole corpus does not fit in a link with its histograms: the snapshot file is offered.
   await loadFolder(page, CORPUS);
   await page.getByTestId('compare-baseline').selectOption({ label: 'run sweep-uniform-a/target-500' });
   await page.getByTestId('compare-candidate').selectOption({ label: 'run sweep-uniform-a/target-1000' });
@@ -144,14 +144,14 @@ test('a comparison file carries the comparison, the SLA, the prices and the labe
 
   await page.getByTestId('share-button').click();
   await expect(page.getByTestId('share-level')).toHaveAttribute('data-level', 'figures');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-comparison').click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-snapshot').click()]);
   const file = await download.path();
   if (!file) throw new Error('no download');
 
   const fresh = await isolatedPage(browser, baseURL ?? '');
   await fresh.goto('/');
   await fresh.getByRole('button', { name: 'Clear sample data' }).click();
-  await fresh.getByTestId('file-input').setInputFiles({ name: 'comparison.benchlens.json', mimeType: 'application/json', buffer: readFileSync(file) });
+  await fresh.getByTestId('file-input').setInputFiles({ name: 'snapshot.benchlens.json', mimeType: 'application/json', buffer: readFileSync(file) });
   await expect(fresh.getByTestId('summary-table')).toBeVisible();
   await expect(fresh.getByTestId('comparison-carried')).toBeVisible();
   expect(await comparisonRows(fresh)).toEqual(rows);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 /**
  * Sharing without a server: the self-contained link reproduces the summary table in a fresh
  * browser that can reach nothing but the app — carrying the merged histograms when they fit, and
- * only the figures shown when they do not — and the comparison file offered beside a figures-only
+ * only the figures shown when they do not — and the snapshot file offered beside a figures-only
  * link reproduces it too.
  */
 
@@ -63,7 +63,7 @@ test('a self-contained link reproduces the summary table and charts with nothing
   await fresh.screenshot({ path: `${ARTIFACTS}/share-reopened.png`, fullPage: true });
 });
 
-test('a comparison whose histograms do not fit travels as figures only, which reproduce the table and charts; its comparison file is offered beside it', async ({ page, browser, baseURL }) => {
+test('a comparison whose histograms do not fit travels as figures only, which reproduce the table and charts; its snapshot file is offered beside it', async ({ page, browser, baseURL }) => {
   await loadFolder(page, CORPUS);
   const original = await tableValues(page);
   // The tagged folder's READ (histogram + .hgrm) is known only as bounds and is not carried.
@@ -91,14 +91,14 @@ test('a comparison whose histograms do not fit travels as figures only, which re
   await expect(fresh.getByTestId('chart-percentiles')).toHaveAttribute('data-series', String(Number(curves) - 1));
   await fresh.screenshot({ path: `${ARTIFACTS}/share-figures-only.png`, fullPage: true });
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-comparison').click()]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-snapshot').click()]);
   const file = await download.path();
   if (!file) throw new Error('no download');
   expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'benchlens-comparison', version: 1 });
 
   await page.goto('/');
   await page.getByRole('button', { name: 'Clear sample data' }).click();
-  await page.getByTestId('file-input').setInputFiles({ name: 'comparison.benchlens.json', mimeType: 'application/json', buffer: readFileSync(file) });
+  await page.getByTestId('file-input').setInputFiles({ name: 'snapshot.benchlens.json', mimeType: 'application/json', buffer: readFileSync(file) });
   await expect(page.getByTestId('summary-table')).toBeVisible();
   // A dropped comparison says what it carries, as a link does: this file holds the full histograms.
   await expect(page.getByTestId('snapshot-banner')).toHaveAttribute('data-level', 'histograms');

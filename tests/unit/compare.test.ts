@@ -5,7 +5,7 @@ import { Rng } from '../../src/analysis/rng.ts';
 import { benchstatDelta, betweenRunInterval, compareSides, MIN_SECONDS, verdictOf, type RunFigures, type SideInput } from '../../src/analysis/compare.ts';
 import { studentTCdf, studentTQuantile } from '../../src/analysis/student-t.ts';
 import { countAtPercentile } from '../../src/model/hdr-stats.ts';
-import { comparisonFileToSnapshot, linkDataToSnapshot, snapshotToComparisonFile, snapshotToLinkData, type Snapshot } from '../../src/state/snapshot.ts';
+import { snapshotFromFile, linkDataToSnapshot, snapshotToFile, snapshotToLinkData, type Snapshot } from '../../src/state/snapshot.ts';
 import { decodeState, DEFAULT_STATE, encodeState } from '../../src/state/view-state.ts';
 import { carriedDecisions, decisionFragment } from '../../src/state/decisions.ts';
 import { normal as normalDraw, sideOf, simulateRun, sliceRun, STEADY_RUN, type RunShape, type SimulatedRun } from './helpers/simulated-runs.ts';
@@ -199,7 +199,7 @@ function figures(label: string, ops: Record<string, { count: number; unit?: stri
   };
 }
 
-const noTime = (label: string, runs: RunFigures[]): SideInput => ({ label, runs, seconds: null, noSeconds: 'opened from a comparison file, whose latency data has no time' });
+const noTime = (label: string, runs: RunFigures[]): SideInput => ({ label, runs, seconds: null, noSeconds: 'opened from a snapshot file, whose latency data has no time' });
 
 describe('bad input', () => {
   it('says when baseline and candidate have no operation in common, and compares nothing', () => {
@@ -356,19 +356,19 @@ describe('a comparison travels', () => {
   const result = compareSides(sideOf([simulateRun(new Rng(12), { ...STEADY_RUN, seconds: 60 })]), sideOf([simulateRun(new Rng(13), { ...STEADY_RUN, seconds: 60 })]), { resamples: 200 });
   const snapshot: Snapshot = { runs: [], comparison: result };
 
-  it('in comparison files and in links, as computed', () => {
+  it('in snapshot files and in links, as computed', () => {
     expect(result.rows.length).toBeGreaterThan(0);
-    expect(comparisonFileToSnapshot(snapshotToComparisonFile(snapshot)).comparison).toEqual(result);
+    expect(snapshotFromFile(snapshotToFile(snapshot)).comparison).toEqual(result);
     expect(linkDataToSnapshot(snapshotToLinkData(snapshot)).comparison).toEqual(result);
   });
 
   it('and a damaged one is refused, not shown', () => {
-    const doc = JSON.parse(snapshotToComparisonFile(snapshot));
+    const doc = JSON.parse(snapshotToFile(snapshot));
     doc.comparison.rows[0].verdict = '<script>';
-    expect(() => comparisonFileToSnapshot(JSON.stringify(doc))).toThrow(/the carried comparison is malformed \(row 1 verdict\)/);
+    expect(() => snapshotFromFile(JSON.stringify(doc))).toThrow(/the carried comparison is malformed \(row 1 verdict\)/);
     doc.comparison.rows[0].verdict = 'same';
     doc.comparison.rows[0].ratio = 'one';
-    expect(() => comparisonFileToSnapshot(JSON.stringify(doc))).toThrow(/row 1 figures/);
+    expect(() => snapshotFromFile(JSON.stringify(doc))).toThrow(/row 1 figures/);
   });
 
   it('in the link state: the sides, the percentiles, prices and the sizing percentile, defaults left out', () => {
@@ -387,13 +387,13 @@ describe('a comparison travels', () => {
   });
 });
 
-describe('a comparison file carries the decisions of the view', () => {
+describe('a snapshot file carries the decisions of the view', () => {
   it('the SLA, prices, sizing percentile, labels and sides, taken only where the view has not set its own', () => {
     const made = { ...structuredClone(DEFAULT_STATE), sla: 'p95 of READ <= 1 ms', pricing: { Redis: { monthly: 500 } }, sizingPercentile: 99, runs: { 'a/b': { nodes: 3 } }, compare: { baseline: 'a/b', candidate: 'a/c' }, chart: 'cost' as const };
     const fragment = decisionFragment(made);
     expect(fragment).not.toContain('chart=');
-    const file = snapshotToComparisonFile({ runs: [], view: fragment });
-    const carried = comparisonFileToSnapshot(file).view as string;
+    const file = snapshotToFile({ runs: [], view: fragment });
+    const carried = snapshotFromFile(file).view as string;
     expect(carriedDecisions(DEFAULT_STATE, carried)).toEqual({ sla: made.sla, pricing: made.pricing, sizingPercentile: 99, runs: made.runs, compare: made.compare });
     expect(carriedDecisions({ ...DEFAULT_STATE, sla: 'p50 of READ <= 2 ms' }, carried).sla).toBeUndefined();
     // A damaged fragment gives nothing it cannot read.

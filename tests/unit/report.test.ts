@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { linkDataToSnapshot, comparisonFileToSnapshot } from '../../src/state/snapshot.ts';
+import { linkDataToSnapshot, snapshotFromFile } from '../../src/state/snapshot.ts';
 import { decodeState } from '../../src/state/view-state.ts';
 
 /**
@@ -78,11 +78,11 @@ describe('report of the uniform sweep', () => {
     expect(html).not.toContain('data-testid="attachment"');
   });
 
-  it('without an app address, attaches the comparison file, which the app reads back', async () => {
+  it('without an app address, attaches the snapshot file, which the app reads back', async () => {
     const { html } = await report([`${CORPUS}/sweep-uniform-a/target-250`]);
     const data = /href="data:application\/json;base64,([^"]*)"/.exec(html)?.[1];
     expect(data).toBeDefined();
-    const snapshot = comparisonFileToSnapshot(Buffer.from(data as string, 'base64').toString('utf8'));
+    const snapshot = snapshotFromFile(Buffer.from(data as string, 'base64').toString('utf8'));
     expect(snapshot.runs.map((r) => r.label)).toEqual(['target-250']);
   });
 });

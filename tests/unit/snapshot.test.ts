@@ -14,12 +14,12 @@ import { decodeIntegers, encodeIntegers } from '../../src/state/link-codec.ts';
 import { DISTRIBUTION_PERCENTILES, PERCENTILE_KEYS } from '../../src/model/percentiles.ts';
 import {
   bestLink,
-  comparisonFileToSnapshot,
+  snapshotFromFile,
   linkDataToSnapshot,
   MAX_LINK_BYTES,
   SHOWN_PERCENTILES,
   snapshotLevel,
-  snapshotToComparisonFile,
+  snapshotToFile,
   snapshotToLinkData,
   SnapshotError,
   type SharedLink,
@@ -94,22 +94,22 @@ describe('comparison snapshots', () => {
     expectSameFigures(windowed, original, omitted);
   });
 
-  it('a comparison file (JSON, HdrHistogram base64) reproduces every figure exactly', async () => {
-    const file = snapshotToComparisonFile(snapshot);
+  it('a snapshot file (JSON, HdrHistogram base64) reproduces every figure exactly', async () => {
+    const file = snapshotToFile(snapshot);
     expect(JSON.parse(file)).toMatchObject({ format: 'benchlens-comparison', version: 1 });
     expect(file).toMatch(/"histogram": "HISTF/);
-    expectSameFigures(await reopen(comparisonFileToSnapshot(file)), original, omitted);
+    expectSameFigures(await reopen(snapshotFromFile(file)), original, omitted);
   });
 
   it('refuses corrupt, truncated or future-version data with a clear error', () => {
     const link = snapshotToLinkData(snapshot);
     expect(() => linkDataToSnapshot(link.slice(0, link.length / 2))).toThrow(SnapshotError);
     expect(() => linkDataToSnapshot('not*base64')).toThrow(SnapshotError);
-    expect(() => comparisonFileToSnapshot('{"format":"benchlens-comparison","version":99,"runs":[]}')).toThrow(/version 99/);
-    expect(() => comparisonFileToSnapshot('{"format":"other"}')).toThrow(SnapshotError);
-    const file = JSON.parse(snapshotToComparisonFile(snapshot));
+    expect(() => snapshotFromFile('{"format":"benchlens-comparison","version":99,"runs":[]}')).toThrow(/version 99/);
+    expect(() => snapshotFromFile('{"format":"other"}')).toThrow(SnapshotError);
+    const file = JSON.parse(snapshotToFile(snapshot));
     file.runs[0].ops.READ.histogram = 'HISTFAAAAbogus';
-    expect(() => comparisonFileToSnapshot(JSON.stringify(file))).toThrow(SnapshotError);
+    expect(() => snapshotFromFile(JSON.stringify(file))).toThrow(SnapshotError);
   });
 });
 
@@ -222,7 +222,7 @@ describe('figures-only links', () => {
 
     expect(snapshotLevel(linkDataToSnapshot(link.data))).toBe('figures');
     const reopened = analyseStore(reopened12, [], []);
-    // Every run says what it carries, for the banner of a dropped comparison file.
+    // Every run says what it carries, for the banner of a dropped snapshot file.
     expect(reopened.runs.map((r) => r.comparison)).toEqual(reopened.runs.map(() => 'figures'));
     expect(original12.runs.map((r) => r.comparison)).toEqual(original12.runs.map(() => null));
     expect(expectSameFigures(reopened, original12, [])).toBe(48);
@@ -230,15 +230,15 @@ describe('figures-only links', () => {
     expect(expectSameDistribution(reopened12, store12)).toBe(48);
   });
 
-  it('shared again, a figures-only comparison keeps its figures, as a link or as a comparison file', async () => {
+  it('shared again, a figures-only snapshot keeps its figures, as a link or as a snapshot file', async () => {
     const again = buildSnapshot(reopened12, analyseStore(reopened12, [], [])).snapshot;
     expect(snapshotLevel(again)).toBe('figures');
     expect(again.runs.flatMap((r) => Object.values(r.ops)).some((o) => o.histogram || o.exact)).toBe(false);
     const link = bestLink(again);
     expect(link.level).toBe('figures');
-    const file = snapshotToComparisonFile(again);
+    const file = snapshotToFile(again);
     expect(JSON.parse(file)).toMatchObject({ format: 'benchlens-comparison', version: 2, percentiles: SHOWN_PERCENTILES });
-    for (const s of [comparisonFileToSnapshot(file), ...(link.level === 'figures' ? [linkDataToSnapshot(link.data)] : [])]) {
+    for (const s of [snapshotFromFile(file), ...(link.level === 'figures' ? [linkDataToSnapshot(link.data)] : [])]) {
       const store = new Store(await openNodeDb());
       store.addSnapshot(s);
       expect(expectSameFigures(analyseStore(store, [], []), original12, [])).toBe(48);
@@ -259,27 +259,27 @@ describe('figures-only links', () => {
   });
 
   it('refuses figures that lack a shown percentile or contradict each other', () => {
-    const file = () => JSON.parse(snapshotToComparisonFile({ runs: snapshot12.runs.map((r) => ({ ...r, ops: Object.fromEntries(Object.entries(r.ops).map(([op, o]) => [op, { ...o, histogram: undefined }])) })) }));
-    expect(() => comparisonFileToSnapshot(JSON.stringify(file()))).not.toThrow();
+    const file = () => JSON.parse(snapshotToFile({ runs: snapshot12.runs.map((r) => ({ ...r, ops: Object.fromEntries(Object.entries(r.ops).map(([op, o]) => [op, { ...o, histogram: undefined }])) })) }));
+    expect(() => snapshotFromFile(JSON.stringify(file()))).not.toThrow();
 
     const missing = file();
     const at = missing.percentiles.indexOf(99.99);
     missing.percentiles.splice(at, 1);
     for (const r of missing.runs) for (const o of Object.values(r.ops) as { figures: { values: number[] } }[]) o.figures.values.splice(at, 1);
-    expect(() => comparisonFileToSnapshot(JSON.stringify(missing))).toThrow(/no figures for p99.99/);
+    expect(() => snapshotFromFile(JSON.stringify(missing))).toThrow(/no figures for p99.99/);
 
     const decreasing = file();
     decreasing.runs[0].ops.READ.figures.values[5] = decreasing.runs[0].ops.READ.figures.values[4] - 1;
-    expect(() => comparisonFileToSnapshot(JSON.stringify(decreasing))).toThrow(SnapshotError);
+    expect(() => snapshotFromFile(JSON.stringify(decreasing))).toThrow(SnapshotError);
 
     // Too few values for that many distinct percentiles: no histogram has these figures.
     const fewer = file();
     fewer.runs[0].ops.READ.figures.count = 3;
-    expect(() => comparisonFileToSnapshot(JSON.stringify(fewer))).toThrow(/contradict/);
+    expect(() => snapshotFromFile(JSON.stringify(fewer))).toThrow(/contradict/);
 
     const beyondMax = file();
     beyondMax.runs[0].ops.READ.figures.max = 1;
-    expect(() => comparisonFileToSnapshot(JSON.stringify(beyondMax))).toThrow(/contradict/);
+    expect(() => snapshotFromFile(JSON.stringify(beyondMax))).toThrow(/contradict/);
   });
 
   it('says so when even the figures do not fit', () => {
