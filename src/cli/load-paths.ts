@@ -10,7 +10,7 @@ import type { SummaryOptions } from '../engine/summary.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { isManifest } from '../state/folder-listing.ts';
 import { fileRandomAccess } from './random-access.ts';
-import { fileReport } from '../model/report.ts';
+import { fileTally } from '../model/file-tally.ts';
 import { QueryTables, type QueryContext } from '../engine/query-tables.ts';
 import { runUserQuery } from '../engine/user-query.ts';
 
@@ -97,7 +97,7 @@ export async function openQuery(paths: readonly string[], options: Pick<ReadOpti
   const db = await openNodeDb();
   const store = new Store(db);
   store.addRuns(groupIntoRuns(loaded.files));
-  const analysis = analyseStore(store, loaded.errors, loaded.ignored, { window }, loaded.files.map(fileReport));
+  const analysis = analyseStore(store, loaded.errors, loaded.ignored, { window }, loaded.files.map(fileTally));
   const tables = new QueryTables(db);
   const ctx: QueryContext = { store, analysis, window, labels: {}, files: loaded.files.map((f) => ({ path: f.path, format: f.format, handle: { path: path.resolve(f.path) } })) };
   const never = new AbortController().signal;

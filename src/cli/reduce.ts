@@ -25,7 +25,7 @@ seconds of data time each operation keeps open for rows that arrive out of order
 summarize: 0 all read, 1 something was skipped (listed on standard error), 2 bad usage, 3 internal error.`;
 
 /** What one input gave. */
-interface FileReport {
+interface InputTally {
   path: string;
   format: string | null;
   /** Samples per series, keyed `op` or `client/op`. */
@@ -205,7 +205,7 @@ export async function main(argv: string[]): Promise<number> {
   const files = await inputFiles(options.inputs, errors);
   mkdirSync(options.out, { recursive: true });
   const spool = new Spool(path.join(options.out, `.reduce-spool-${process.pid}`));
-  const reports: FileReport[] = [];
+  const tallies: InputTally[] = [];
   /** Per input file, its series' targets (by the recorder's series number). */
   const targets: SeriesTarget[][] = [];
   const logs = new Map<string, LogTarget>();
@@ -244,7 +244,7 @@ export async function main(argv: string[]): Promise<number> {
       });
       if (isFailed(outcome)) {
         errors.push(...outcome.errors);
-        reports.push({ path: shown, format: null, rows: {}, skippedLines: 0, errors: outcome.errors, firstMs: null, lastMs: null, streamed: false, lateSamples: 0 });
+        tallies.push({ path: shown, format: null, rows: {}, skippedLines: 0, errors: outcome.errors, firstMs: null, lastMs: null, streamed: false, lateSamples: 0 });
         continue;
       }
       errors.push(...outcome.errors);
@@ -310,7 +310,7 @@ export async function main(argv: string[]): Promise<number> {
         outcome.errors.push(issue);
       }
       targets[fileNo] = fileTargets;
-      reports.push({ path: shown, format: outcome.format, rows, skippedLines: outcome.skippedLines, errors: outcome.errors, firstMs, lastMs, streamed, lateSamples: recorder.lateSamples });
+      tallies.push({ path: shown, format: outcome.format, rows, skippedLines: outcome.skippedLines, errors: outcome.errors, firstMs, lastMs, streamed, lateSamples: recorder.lateSamples });
     }
   } finally {
     spool.close();
@@ -324,7 +324,7 @@ export async function main(argv: string[]): Promise<number> {
     precision: { ...options.precision, exactUpTo: largestExactValue(options.precision) },
     intervalS: options.intervalMs / 1000,
     windowS: options.windowMs / 1000,
-    files: reports,
+    files: tallies,
     logs: [...logs.values()].map((l) => ({
       file: display(l.file),
       client: l.client,

@@ -8,7 +8,7 @@ import { createReadStream, statSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseSlaRule } from '../analysis/sla.ts';
 import { buildReport } from '../report/build-report.ts';
-import type { FileProvenance } from '../model/report.ts';
+import type { FileProvenance } from '../model/file-tally.ts';
 import { DEFAULT_STATE, type ViewState } from '../state/view-state.ts';
 import { loadAndAnalyse } from './load-paths.ts';
 import { packageVersion } from './package-files.ts';

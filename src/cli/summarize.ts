@@ -1,6 +1,6 @@
 import { openNodeDb } from '../engine/node-db.ts';
 import { analyseLoaded, type Analysis } from '../engine/analyse.ts';
-import { describeKept, fileNotes, problemsByFile } from '../model/report.ts';
+import { describeKept, fileNotes, problemsByFile } from '../model/file-tally.ts';
 import { loadPaths } from './load-paths.ts';
 import { MappingError, parseMapSpec } from '../formats/csv-mapping.ts';
 import { PERCENTILE_KEYS } from '../model/percentiles.ts';
@@ -65,8 +65,8 @@ function printReadable(analysis: Analysis): void {
   if (analysis.errors.length > 0) {
     console.log(`\n${analysis.errors.length} problem(s); runs built on these files are marked partial:`);
     for (const [file, list] of problemsByFile(analysis.errors)) {
-      const report = analysis.files.find((f) => f.path === file);
-      console.log(`  ${file}${report ? ` (${describeKept(report)})` : ''}`);
+      const tally = analysis.files.find((f) => f.path === file);
+      console.log(`  ${file}${tally ? ` (${describeKept(tally)})` : ''}`);
       for (const e of list) console.log(`    ${e.line ? `line ${e.line}` : 'file'}${e.field ? ` [${e.field}]` : ''}: ${e.message}`);
     }
   }

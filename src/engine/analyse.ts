@@ -2,7 +2,7 @@ import { detectSteps, type Step } from '../analysis/steps.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { NO_NAME_RULES, renamer, type NameRules } from '../model/name-rules.ts';
 import { renamedRuns } from './renamed.ts';
-import { fileReports, type FileReport } from '../model/report.ts';
+import { fileTallies, type FileTally } from '../model/file-tally.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { snapshotLevel, type SnapshotLevel, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
@@ -34,7 +34,7 @@ export interface Analysis {
   /** Files in the given folders that are not benchmark results (READMEs, JSON …). */
   ignored: string[];
   /** Every file read, with what was kept of it. */
-  files: FileReport[];
+  files: FileTally[];
   /** The A/B comparison a loaded comparison (link or file) carried, as computed before it was shared. */
   carriedComparison?: CompareResult;
   /** The view-state fragment a loaded snapshot file carried (its SLA, prices, labels, sides). */
@@ -99,7 +99,7 @@ export function analyseLoaded(
 ): Analysis {
   const store = new Store(db);
   store.addRuns(renamedRuns(groupIntoRuns(loaded.files), renamer(names)));
-  return analyseStore(store, loaded.errors, loaded.ignored, options, fileReports(loaded.files));
+  return analyseStore(store, loaded.errors, loaded.ignored, options, fileTallies(loaded.files));
 }
 
 /** Per-second series and steps do not depend on a window: computed once per dataset. */
@@ -125,7 +125,7 @@ export function analyseStore(
   fileErrors: readonly ParseIssue[],
   ignored: readonly string[],
   options: SummaryOptions = {},
-  files: readonly FileReport[] = [],
+  files: readonly FileTally[] = [],
   timelines: 'now' | 'pending' = 'now',
 ): Analysis {
   const series = timelines === 'now' ? runTimelines(store) : new Map<number, { t: ThroughputSeries; steps: Step[] }>();

@@ -1,6 +1,6 @@
 import type { Analysis } from './analyse.ts';
 import type { CsvPreview } from '../formats/csv-mapping.ts';
-import type { FileProvenance } from '../model/report.ts';
+import type { FileProvenance } from '../model/file-tally.ts';
 import type { NameRules } from '../model/name-rules.ts';
 import type { Snapshot } from '../state/snapshot.ts';
 import type { RunLabels, ViewState } from '../state/view-state.ts';

@@ -4,7 +4,7 @@ import type { CsvPreview } from '../formats/csv-mapping.ts';
 import { groupIntoRuns } from '../model/grouping.ts';
 import { NO_NAME_RULES, renamer } from '../model/name-rules.ts';
 import { renamedRuns } from './renamed.ts';
-import { fileReports } from '../model/report.ts';
+import { fileTallies } from '../model/file-tally.ts';
 import type { ParsedFile, ParseIssue } from '../model/types.ts';
 import { analyseStore } from './analyse.ts';
 import { cellsOf, checkMemory, memorySettingBytes, tooLargeMessage } from './memory-check.ts';
@@ -72,7 +72,7 @@ function engineMemoryBytes(store: Store): number {
 }
 
 function analyse(store: Store, window: AnalysisWindow) {
-  return analyseStore(store, fileErrors, ignored, { window }, fileReports(parsed, regrouping.runs));
+  return analyseStore(store, fileErrors, ignored, { window }, fileTallies(parsed, regrouping.runs));
 }
 
 function rebuild(store: Store): void {
@@ -225,7 +225,7 @@ async function load({ id, files, replace, window, regroup }: Extract<WorkerReque
   }
   rebuild(store);
   // The figures first: the throughput timelines and their steps take as long again.
-  post({ id, type: 'summary', analysis: analyseStore(store, fileErrors, ignored, { window }, fileReports(parsed, regrouping.runs), 'pending') });
+  post({ id, type: 'summary', analysis: analyseStore(store, fileErrors, ignored, { window }, fileTallies(parsed, regrouping.runs), 'pending') });
   return { analysis: analyse(store, window), loadedFiles, cancelled, unmapped };
 }
 

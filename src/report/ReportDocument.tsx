@@ -1,6 +1,6 @@
 import type { SlaRule } from '../analysis/sla.ts';
 import type { Analysis } from '../engine/analyse.ts';
-import type { FileProvenance } from '../model/report.ts';
+import type { FileProvenance } from '../model/file-tally.ts';
 import { SummaryTable } from '../views/SummaryTable.tsx';
 import { ErrorsTables } from '../views/ErrorsTable.tsx';
 import type { CapacityRow, SizingRow } from '../analysis/capacity.ts';

@@ -18,7 +18,7 @@ import { DEFAULT_PERCENTILES } from '../analysis/compare.ts';
 import { runCompare } from '../engine/compare-queries.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import { capacityPoints, pricingOf, resolveSelection, sizedOps, slaRulesOf } from '../display/decide.ts';
-import type { FileProvenance } from '../model/report.ts';
+import type { FileProvenance } from '../model/file-tally.ts';
 import { ReportDocument, type ReportChart, type ReportDecisions, type ReportProps, type RunProvenance } from './ReportDocument.tsx';
 
 /**

@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 import type { InputFile } from '../engine/protocol.ts';
 import type { ProgressFeed } from './progress-feed.ts';
 import { filesFromInput } from './file-sources.ts';
-import { describeKept, fileNotes, problemsByFile } from '../model/report.ts';
+import { describeKept, fileNotes, problemsByFile } from '../model/file-tally.ts';
 import { formatNumber } from '../display/format.ts';
 import { overallProgress } from './load-eta.ts';
 
@@ -115,11 +115,11 @@ export function LoadPanel({
           </summary>
           <ul>
             {byFile.map(([file, list]) => {
-              const report = analysis?.files.find((f) => f.path === file);
+              const tally = analysis?.files.find((f) => f.path === file);
               return (
                 <li key={file}>
                   <span className="file">{file}</span>
-                  {report && <span className="muted"> — {describeKept(report)}</span>}
+                  {tally && <span className="muted"> — {describeKept(tally)}</span>}
                   <ul>
                     {list.slice(0, 20).map((e, i) => (
                       <li key={i}>

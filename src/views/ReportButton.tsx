@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { EngineClient } from '../engine/client.ts';
 import type { InputFile } from '../engine/protocol.ts';
-import type { FileReport } from '../model/report.ts';
-import type { FileProvenance } from '../model/report.ts';
+import type { FileTally } from '../model/file-tally.ts';
+import type { FileProvenance } from '../model/file-tally.ts';
 import type { ViewState } from '../state/view-state.ts';
 import { version } from '../../package.json';
 import { download } from '../display/export.ts';
@@ -16,7 +16,7 @@ async function sha256(file: File): Promise<string | null> {
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-async function provenance(files: readonly FileReport[], inputs: ReadonlyMap<string, InputFile>): Promise<FileProvenance[]> {
+async function provenance(files: readonly FileTally[], inputs: ReadonlyMap<string, InputFile>): Promise<FileProvenance[]> {
   return Promise.all(
     files.map(async (f) => {
       const file = inputs.get(f.path)?.file;
@@ -29,7 +29,7 @@ async function provenance(files: readonly FileReport[], inputs: ReadonlyMap<stri
  * *Download report*: the view as one self-contained HTML file (src/report/), built in the engine
  * worker from the data loaded, with the files' sizes and hashes computed here from the files read.
  */
-export function ReportButton({ client, state, files, inputs }: { client: EngineClient | null; state: ViewState; files: readonly FileReport[]; inputs: ReadonlyMap<string, InputFile> }) {
+export function ReportButton({ client, state, files, inputs }: { client: EngineClient | null; state: ViewState; files: readonly FileTally[]; inputs: ReadonlyMap<string, InputFile> }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const make = async () => {

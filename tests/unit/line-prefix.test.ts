@@ -8,7 +8,7 @@ import { openNodeDb } from '../../src/engine/node-db.ts';
 import { findLinePrefix } from '../../src/formats/line-prefix.ts';
 import { partPlan } from '../../src/formats/part-plan.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
-import { fileNotes } from '../../src/model/report.ts';
+import { fileNotes } from '../../src/model/file-tally.ts';
 import type { ParsedFile } from '../../src/model/types.ts';
 
 /**

@@ -7,7 +7,7 @@ import { loadPaths } from '../../src/cli/load-paths.ts';
 import { analyseLoaded, type Analysis } from '../../src/engine/analyse.ts';
 import type { Db } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
-import { fileNotes } from '../../src/model/report.ts';
+import { fileNotes } from '../../src/model/file-tally.ts';
 
 /**
  * One run written twice by one tool (k6's `--out csv` and `--out json`; scylla-bench's text log

@@ -14,7 +14,7 @@ import { groupIntoRuns } from '../../src/model/grouping.ts';
 import { boundsOf } from '../../src/model/hdr-codec.ts';
 import { hdrLayout } from '../../src/model/hdr-layout.ts';
 import { addHistograms, valueAtPercentile } from '../../src/model/hdr-stats.ts';
-import { describeKept } from '../../src/model/report.ts';
+import { describeKept } from '../../src/model/file-tally.ts';
 import type { HistogramSeries } from '../../src/model/types.ts';
 import { DISTRIBUTION_PERCENTILES } from '../../src/model/percentiles.ts';
 

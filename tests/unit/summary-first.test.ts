@@ -4,7 +4,7 @@ import { analyseStore, type Analysis, type RunAnalysis } from '../../src/engine/
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { Store } from '../../src/engine/store.ts';
 import { groupIntoRuns } from '../../src/model/grouping.ts';
-import { fileReport } from '../../src/model/report.ts';
+import { fileTally } from '../../src/model/file-tally.ts';
 
 /**
  * A load sends its figures before its throughput timelines (the table shows while the timelines
@@ -20,7 +20,7 @@ beforeAll(async () => {
   const loaded = await loadPaths(['tests/fixtures/corpus/split-for-heat']);
   const store = new Store(await openNodeDb());
   store.addRuns(groupIntoRuns(loaded.files));
-  const files = loaded.files.map(fileReport);
+  const files = loaded.files.map(fileTally);
   first = analyseStore(store, loaded.errors, loaded.ignored, {}, files, 'pending');
   full = analyseStore(store, loaded.errors, loaded.ignored, {}, files);
 });

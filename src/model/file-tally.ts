@@ -1,8 +1,13 @@
 import { sameRequests, type SameRequests } from './grouping.ts';
 import type { ParsedFile, StrippedPrefix } from './types.ts';
 
-/** What a file gave: how much was kept of what it held, so partial data is never mistaken for whole. */
-export interface FileReport {
+/**
+ * A file's tally: how much was kept of what it held, so partial data is never mistaken for whole;
+ * and where a file came from, as the HTML report names it (FileProvenance).
+ */
+
+/** What a file gave: how much was kept of what it held. */
+export interface FileTally {
   path: string;
   format: ParsedFile['format'];
   /** Records kept: intervals (HdrHistogram logs), samples (raw CSVs), rows (.hgrm), lines (text). */
@@ -18,7 +23,7 @@ export interface FileReport {
   sameRequests?: Omit<SameRequests, 'path'>;
 }
 
-export function fileReport(f: ParsedFile): FileReport {
+export function fileTally(f: ParsedFile): FileTally {
   // What a file holds decides how it is counted, whichever producer wrote it: interval histograms
   // and periodic report rows are intervals, raw files samples, percentile distributions rows.
   let intervals = 0;
@@ -37,17 +42,17 @@ export function fileReport(f: ParsedFile): FileReport {
   return { ...base, kept: f.lines - f.skippedLines, unit: 'lines' };
 }
 
-/** Every file's report, with the files of a run that hold the same requests marked (see `sameRequests`); `overrides` as for `groupIntoRuns`. */
-export function fileReports(files: readonly ParsedFile[], overrides: Readonly<Record<string, string>> = {}): FileReport[] {
+/** Every file's tally, with the files of a run that hold the same requests marked (see `sameRequests`); `overrides` as for `groupIntoRuns`. */
+export function fileTallies(files: readonly ParsedFile[], overrides: Readonly<Record<string, string>> = {}): FileTally[] {
   const same = new Map(sameRequests(files, overrides).map(({ path, ...rest }) => [path, rest]));
   return files.map((f) => {
-    const r = fileReport(f);
+    const r = fileTally(f);
     const s = same.get(f.path);
     return s ? { ...r, sameRequests: s } : r;
   });
 }
 
-/** A file as a report names it: what was read, how big, its hash. */
+/** A file as the HTML report names it: what was read, how big, its hash. */
 export interface FileProvenance {
   path: string;
   /** Null when the size is not known (a file fetched from a link). */
@@ -58,13 +63,13 @@ export interface FileProvenance {
 }
 
 /** "25 of 27 intervals loaded" — or "all 27 intervals loaded". */
-export function describeKept(r: FileReport): string {
+export function describeKept(r: FileTally): string {
   const total = r.kept + r.skipped;
   return r.skipped === 0 ? `all ${r.kept.toLocaleString('en-US')} ${r.unit} loaded` : `${r.kept.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${r.unit} loaded`;
 }
 
 /** What was done to a file before or after reading it, in words: shown beside it in the page and the CLI. */
-export function fileNotes(r: FileReport): string[] {
+export function fileNotes(r: FileTally): string[] {
   const notes: string[] = [];
   const same = r.sameRequests;
   if (same) notes.push(same.counted ? `counted; ${same.other} holds ${same.reason}` : `not counted: ${same.other} holds ${same.reason}`);
