@@ -53,7 +53,7 @@ export function packOutcome(outcome: FileOutcome, levels?: (PrebuiltLevels | nul
         for (const column of [s.counts.sec, s.counts.value, s.counts.n]) transfer.add(bufferOf(column));
         return s;
       case 'distribution':
-      case 'summary':
+      case 'printed':
       case 'intervals':
         // Plain numbers and objects only.
         return s;

@@ -1,7 +1,7 @@
 import { mergeCounted } from '../formats/sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
 import type { ClientData, RunData, SourcedSeries } from '../model/grouping.ts';
-import type { LatencySeries, SummarySeries } from '../model/types.ts';
+import type { LatencySeries, PrintedSeries } from '../model/types.ts';
 
 /**
  * Runs with their operations renamed by the name rules (src/model/name-rules.ts), and the series
@@ -63,17 +63,17 @@ function mergeSeries(list: readonly LatencySeries[]): LatencySeries | null {
       if (all.some((s) => s.timeBase !== first.timeBase)) return null;
       return { ...first, rows: all.flatMap((s) => s.rows).sort((a, b) => a.startUs - b.startUs) };
     }
-    case 'summary':
-      return mergeSummaries(list.filter((s) => s.kind === 'summary'));
+    case 'printed':
+      return mergeSummaries(list.filter((s) => s.kind === 'printed'));
     case 'distribution':
       return null;
   }
 }
 
-function mergeSummaries(list: readonly SummarySeries[]): SummarySeries {
+function mergeSummaries(list: readonly PrintedSeries[]): PrintedSeries {
   const count = list.reduce((a, s) => a + s.count, 0);
   const counted = list.filter((s) => s.count > 0);
-  const all = <T>(pick: (s: SummarySeries) => T | null | undefined): T[] | null => {
+  const all = <T>(pick: (s: PrintedSeries) => T | null | undefined): T[] | null => {
     const values = counted.map(pick);
     return values.every((v) => v !== null && v !== undefined) ? (values as T[]) : null;
   };

@@ -6,7 +6,7 @@ import type {
   DistributionSeries,
   FileFailures,
   HdrPrecision,
-  IntervalSummarySeries,
+  IntervalsSeries,
   HistogramSeries,
   LatencyUnit,
   OpKind,
@@ -14,7 +14,7 @@ import type {
   ParsedFile,
   RawSeries,
   StatusPoint,
-  SummarySeries,
+  PrintedSeries,
   YcsbCommandLine,
 } from '../model/types.ts';
 import { snapshotBuckets, type Snapshot, type SnapshotOp, type SnapshotRun } from '../state/snapshot.ts';
@@ -41,10 +41,10 @@ export interface SeriesInfo {
   /** Samples or recorded values. */
   count: number;
   /** Summaries and distributions have no rows in DuckDB; they are kept as parsed. */
-  summary?: SummarySeries;
+  summary?: PrintedSeries;
   distribution?: DistributionSeries;
   /** A periodic report: its counts are in `intervals` (throughput), its figures kept as parsed. */
-  periodic?: IntervalSummarySeries;
+  periodic?: IntervalsSeries;
   /** 'timeline': counts per second only (a comparison's throughput), not latency data. */
   role?: 'timeline';
   /** Naive per-client figures carried by a comparison, which has no per-client data. */
@@ -250,7 +250,8 @@ export class Store {
             client: client.name,
             op: data.op,
             kind: opKind(data.op),
-            source: data.kind,
+            // Printed figures keep the source name 'summary' that summarize --json and the query tables carry.
+            source: data.kind === 'printed' ? 'summary' : data.kind,
             file,
             unit: data.unit,
             precision: data.kind === 'histogram' ? data.precision : data.kind === 'distribution' ? data.precision : null,

@@ -1,6 +1,6 @@
 import { includingFailuresOf } from '../model/naming.ts';
 import { msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
-import type { IntervalSummaryRow, IntervalSummarySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
+import type { IntervalRow, IntervalsSeries, ParsedFile, ProducerInfo, PrintedSeries } from '../model/types.ts';
 import { clip, LineParserBase, MAX_MESSAGE_CHARS, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
 import { outcomeSeries } from './outcomes.ts';
@@ -99,10 +99,10 @@ interface ParsedRow {
 
 /** One operation's series across the whole file (all runs). */
 interface OpSeries {
-  ok: IntervalSummarySeries;
-  failed: IntervalSummarySeries | null;
+  ok: IntervalsSeries;
+  failed: IntervalsSeries | null;
   /** Intervals with both: their figures, of every operation of the interval (`<op> (including failures)`). */
-  all: IntervalSummarySeries | null;
+  all: IntervalsSeries | null;
 }
 
 /** One run: from its `Running …` line (or the file's first row) to the next. */
@@ -400,8 +400,8 @@ class CassandraStressTextParser extends LineParserBase {
     const at = { startUs: run.offsetUs + startUs, lengthUs: Math.max(0, row.timeUs - startUs), line: row.line };
     // The row's figures time failed operations too (their attempts are timed): they are the
     // successes' own only when none failed, the failures' when all did, else every operation's.
-    const withFigures = (n: number): IntervalSummaryRow => ({ ...at, count: n, mean: row.mean, stddev: null, min: null, max: row.max, percentiles: row.percentiles });
-    const countOnly = (n: number): IntervalSummaryRow => ({ ...at, count: n, mean: null, stddev: null, min: null, max: null, percentiles: {} });
+    const withFigures = (n: number): IntervalRow => ({ ...at, count: n, mean: row.mean, stddev: null, min: null, max: row.max, percentiles: row.percentiles });
+    const countOnly = (n: number): IntervalRow => ({ ...at, count: n, mean: null, stddev: null, min: null, max: null, percentiles: {} });
     entry.ok.rows.push(ok > 0 && errors === 0 ? withFigures(ok) : countOnly(ok));
     if (errors > 0) {
       entry.failed ??= { kind: 'intervals', op: `${op}-FAILED`, unit: 'us', timeBase: 'relative', rows: [] };
@@ -468,10 +468,10 @@ class CassandraStressTextParser extends LineParserBase {
   }
 
   /** Whole-run summaries from the single run's Results block; counts come from its interval rows. */
-  private summaries(): SummarySeries[] {
+  private summaries(): PrintedSeries[] {
     const run = this.runs[0];
     if (this.runs.length !== 1 || !run) return [];
-    const out: SummarySeries[] = [];
+    const out: PrintedSeries[] = [];
     const ops = run.cumulative.size > 0 ? [...run.cumulative.keys()] : [];
     for (const op of ops) {
       const figures = run.results.get(op) ?? (ops.length === 1 ? run.resultsOverall : undefined);
@@ -482,7 +482,7 @@ class CassandraStressTextParser extends LineParserBase {
       for (const p of ['p50', 'p95', 'p99', 'p99.9']) if (figures[p] !== undefined) percentiles[p] = figures[p] as number;
       // The Results latencies cover failed operations too (src/formats/outcomes.ts gives them to all of them).
       const mean = figures.mean;
-      const summary = (name: string, n: number): SummarySeries => ({ kind: 'summary', op: name, unit: 'us', count: n, mean, min: null, max: figures.max ?? null, percentiles, returns: {} });
+      const summary = (name: string, n: number): PrintedSeries => ({ kind: 'printed', op: name, unit: 'us', count: n, mean, min: null, max: figures.max ?? null, percentiles, returns: {} });
       out.push(...outcomeSeries(op, { ok: total - errors, failed: errors }, { unit: 'us' }, summary));
     }
     return out;

@@ -1,5 +1,5 @@
 import { MAX_EPOCH_MS, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
-import type { IntervalSummaryRow, IntervalSummarySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
+import type { IntervalRow, IntervalsSeries, ParsedFile, ProducerInfo, RawSeries, PrintedSeries } from '../model/types.ts';
 import { LineParserBase, type FormatModule } from './format.ts';
 import { SampleCounter } from './sample-counter.ts';
 
@@ -126,7 +126,7 @@ class GoYcsbParser extends LineParserBase {
   private lastEndTenths = 0;
   /** Per measurement: its cumulative count at the last report. */
   private readonly lastCount = new Map<string, number>();
-  private readonly intervals = new Map<string, IntervalSummarySeries>();
+  private readonly intervals = new Map<string, IntervalsSeries>();
   private readonly finals = new Map<string, Report>();
   private tableHeader: string[] | null = null;
   private csv = false;
@@ -288,7 +288,7 @@ class GoYcsbParser extends LineParserBase {
    * The operations between two reports. Their latency figures are unknown (the printed ones are of
    * the run so far), except in the measurement's first report, which covers its whole life.
    */
-  private row(r: Report, count: number, endTenths: number): IntervalSummaryRow {
+  private row(r: Report, count: number, endTenths: number): IntervalRow {
     const own = count === r.count && count > 0;
     return {
       startUs: this.lastEndTenths * TENTH_US,
@@ -303,7 +303,7 @@ class GoYcsbParser extends LineParserBase {
     };
   }
 
-  private interval(op: string): IntervalSummarySeries {
+  private interval(op: string): IntervalsSeries {
     let s = this.intervals.get(op);
     if (!s) {
       s = { kind: 'intervals', op, unit: 'us', timeBase: 'relative', rows: [] };
@@ -314,8 +314,8 @@ class GoYcsbParser extends LineParserBase {
 
   finish(): ParsedFile {
     this.flush();
-    const summaries: SummarySeries[] = [...this.finals.values()].map((r) => ({
-      kind: 'summary',
+    const summaries: PrintedSeries[] = [...this.finals.values()].map((r) => ({
+      kind: 'printed',
       op: r.op,
       unit: 'us',
       count: r.count,

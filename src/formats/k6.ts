@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { includingFailuresOf } from '../model/naming.ts';
 import { parseScaledDecimal } from '../model/numbers.ts';
-import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
+import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, PrintedSeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
 import { firstLine, LineParserBase, type FormatModule } from './format.ts';
 import { isObject, parseJson } from './json-values.ts';
@@ -308,7 +308,7 @@ class K6Parser extends LineParserBase {
     this.issues.skippedLines += doc.lines;
   }
 
-  private summarySeries(summary: Record<string, unknown>, line: number): SummarySeries[] {
+  private summarySeries(summary: Record<string, unknown>, line: number): PrintedSeries[] {
     const metrics = summary.metrics as Record<string, unknown>;
     const values = (name: string): Record<string, unknown> | null => {
       const m = metrics[name];
@@ -319,7 +319,7 @@ class K6Parser extends LineParserBase {
       const x = v?.[key];
       return typeof x === 'number' && Number.isFinite(x) ? x : null;
     };
-    const out: SummarySeries[] = [];
+    const out: PrintedSeries[] = [];
     const requestMetrics = Object.keys(REQUEST_METRICS).filter((m) => values(m) !== null);
     for (const metric of requestMetrics) {
       const protocol = REQUEST_METRICS[metric] as Protocol;
@@ -406,7 +406,7 @@ class K6Parser extends LineParserBase {
 }
 
 /** A k6 trend's stats (ms, as printed) as a summary of `count` operations. */
-function trendSummary(op: string, count: number, v: Record<string, unknown> | null): SummarySeries {
+function trendSummary(op: string, count: number, v: Record<string, unknown> | null): PrintedSeries {
   const percentiles: Record<string, number> = {};
   let mean: number | null = null;
   let min: number | null = null;
@@ -424,7 +424,7 @@ function trendSummary(op: string, count: number, v: Record<string, unknown> | nu
     if (typeof v['p(50)'] === 'number') percentiles.p50 = v['p(50)'];
   }
   // The summary covers the instance's whole run: beside its samples it is their report.
-  return { kind: 'summary', op, unit: 'ms', count, mean, min, max, percentiles, returns: {}, scope: 'run' };
+  return { kind: 'printed', op, unit: 'ms', count, mean, min, max, percentiles, returns: {}, scope: 'run' };
 }
 
 export const k6Format: FormatModule = {

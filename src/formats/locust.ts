@@ -1,6 +1,6 @@
 import { msToMicros } from '../model/numbers.ts';
 import { baseName, withoutCompression } from '../model/naming.ts';
-import type { IntervalSummaryRow, IntervalSummarySeries, OverallSummary, ParsedFile, SummarySeries } from '../model/types.ts';
+import type { IntervalRow, IntervalsSeries, OverallSummary, ParsedFile, PrintedSeries } from '../model/types.ts';
 import { LineParserBase, type FormatModule } from './format.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { RecordJoiner } from './quoted-records.ts';
@@ -10,14 +10,14 @@ import { FailureTally } from '../model/failures.ts';
  * Locust's `--csv=PREFIX` files (locust/stats.py, StatsCSV and StatsCSVFileWriter):
  *
  * - `PREFIX_stats.csv`: one row per request type and name, the whole run so far, then the
- *   `Aggregated` row. → a SummarySeries per name (`GET /path`): count = requests − failures, and
+ *   `Aggregated` row. → a PrintedSeries per name (`GET /path`): count = requests − failures, and
  *   Locust's figures. Since 0.14 Locust logs a failed request's response time too (log_request,
  *   then log_error), so its mean, min, max and percentiles cover the failed requests as well (they
  *   go to `-FAILED` when every request failed; before 0.14 failures were counted apart); its
  *   percentiles come from response times rounded to 2 significant digits above 100 ms (StatsEntry.
  *   _log_response_time). `<name>-FAILED` holds the failure count, with no figures of its own.
  * - `PREFIX_stats_history.csv`: every second (CSV_STATS_INTERVAL_SEC) the cumulative totals, of the
- *   `Aggregated` entry only, or of every name with `--csv-full-history`. → an IntervalSummarySeries
+ *   `Aggregated` entry only, or of every name with `--csv-full-history`. → an IntervalsSeries
  *   per name: the requests of an interval are the difference of the cumulative counts, exact; its
  *   mean comes from the cumulative averages (only where it had no failures, whose times Locust
  *   mixes in). The percentile columns are NOT the interval's own — cumulative (default) or the
@@ -123,13 +123,13 @@ class LocustParser extends LineParserBase {
   private kind: Kind | null = null;
   private column: Partial<Record<Role, number>> = {};
   private percentileColumns: [number, string][] = [];
-  private readonly summaries: SummarySeries[] = [];
+  private readonly summaries: PrintedSeries[] = [];
   /** stats.csv / requests.csv: each name once. */
   private readonly seen = new Set<string>();
   private readonly failureCounts = new Map<string, number>();
   /** The failures file's rows by their Error, as Locust counted them. */
   private readonly causes = new FailureTally();
-  private readonly intervals = new Map<string, IntervalSummarySeries>();
+  private readonly intervals = new Map<string, IntervalsSeries>();
   private readonly history = new Map<string, HistoryState>();
   /** The history's previous distinct timestamp (s) and the one being read. */
   private previousTs: number | null = null;
@@ -208,7 +208,7 @@ class LocustParser extends LineParserBase {
     if (figures === null) return;
     this.seen.add(op);
     if (aggregate) {
-      this.summaries.push({ kind: 'summary', op, unit: 'us', count: this.failuresApart ? requests + failures : requests, ...figures, returns: {} });
+      this.summaries.push({ kind: 'printed', op, unit: 'us', count: this.failuresApart ? requests + failures : requests, ...figures, returns: {} });
       const rps = Number((this.field(fields, 'rps') ?? '').trim());
       if (this.kind === 'stats' && Number.isFinite(rps) && rps >= 0 && (this.field(fields, 'rps') ?? '').trim() !== '') this.overall = { runTimeMs: null, throughputOpsPerS: rps };
       return;
@@ -217,11 +217,11 @@ class LocustParser extends LineParserBase {
     // Locust's figures cover failed requests too (src/formats/outcomes.ts gives them to all requests).
     const counts = this.failuresApart ? { ok: requests, failed: 0, failedApart: failures } : { ok: requests - failures, failed: failures };
     const empty = { mean: null, min: null, max: null, percentiles: {} };
-    this.summaries.push(...outcomeSeries(op, counts, { unit: 'us' }, (name, n): SummarySeries => ({ kind: 'summary', op: name, unit: 'us', count: n, ...(n > 0 ? figures : empty), returns: {} })));
+    this.summaries.push(...outcomeSeries(op, counts, { unit: 'us' }, (name, n): PrintedSeries => ({ kind: 'printed', op: name, unit: 'us', count: n, ...(n > 0 ? figures : empty), returns: {} })));
   }
 
   /** Mean, min, max and percentiles of a stats row in µs; null (and the row skipped) when one does not parse. */
-  private figures(fields: string[], any: boolean, lineNo: number): Pick<SummarySeries, 'mean' | 'min' | 'max' | 'percentiles'> | null {
+  private figures(fields: string[], any: boolean, lineNo: number): Pick<PrintedSeries, 'mean' | 'min' | 'max' | 'percentiles'> | null {
     const empty = { mean: null, min: null, max: null, percentiles: {} };
     if (!any) return empty;
     const read = (role: Role): number | null | undefined => {
@@ -288,7 +288,7 @@ class LocustParser extends LineParserBase {
     const startS = this.previousTs ?? ts - 1;
     // The mean of all the interval's requests: the successful ones' when none failed, the failures' when all did.
     const meanUs = !this.roundedAverages && totalMs !== null && base.totalMs !== null ? ((totalMs - base.totalMs) / newRequests) * 1000 : null;
-    const row = (n: number, mean: number | null): IntervalSummaryRow => ({ startUs: startS * 1e6, lengthUs: (ts - startS) * 1e6, count: n, mean, stddev: null, min: null, max: null, percentiles: {}, line: lineNo });
+    const row = (n: number, mean: number | null): IntervalRow => ({ startUs: startS * 1e6, lengthUs: (ts - startS) * 1e6, count: n, mean, stddev: null, min: null, max: null, percentiles: {}, line: lineNo });
     if (aggregate) {
       this.intervalSeries(op).rows.push(row(newRequests, meanUs));
       return;
@@ -303,8 +303,8 @@ class LocustParser extends LineParserBase {
    * when stats.csv is absent (beside it, stats.csv's own of the same name is read first and kept).
    * Its percentile columns are a recent window or cumulative depending on the version, and not read.
    */
-  private historyTotals(): SummarySeries[] {
-    const out: SummarySeries[] = [];
+  private historyTotals(): PrintedSeries[] {
+    const out: PrintedSeries[] = [];
     for (const [op, last] of this.lastRows) {
       if (this.resets.has(op)) {
         this.issues.note(last.line, `${op}: the cumulative counts start again in this history (--reset-stats); its last row is not the whole run's`);
@@ -319,14 +319,14 @@ class LocustParser extends LineParserBase {
       const percentiles: Record<string, number> = any && median !== null ? { p50: median } : {};
       const figures = { mean: any ? read('average') : null, min: any ? read('min') : null, max: any ? read('max') : null, percentiles };
       const empty = { mean: null, min: null, max: null, percentiles: {} };
-      const summary = (name: string, n: number): SummarySeries => ({ kind: 'summary', op: name, unit: 'us', count: n, ...(n > 0 ? figures : empty), returns: {} });
+      const summary = (name: string, n: number): PrintedSeries => ({ kind: 'printed', op: name, unit: 'us', count: n, ...(n > 0 ? figures : empty), returns: {} });
       if (last.aggregate) out.push(summary(op, last.requests));
       else out.push(...outcomeSeries(op, { ok: last.requests - last.failures, failed: last.failures }, { unit: 'us' }, summary));
     }
     return out;
   }
 
-  private intervalSeries(op: string): IntervalSummarySeries {
+  private intervalSeries(op: string): IntervalsSeries {
     let s = this.intervals.get(op);
     if (!s) {
       s = { kind: 'intervals', op, unit: 'us', timeBase: 'absolute', rows: [] };
@@ -339,7 +339,7 @@ class LocustParser extends LineParserBase {
     this.joiner.end();
     if (!this.header) this.issues.note(0, 'no Locust CSV header found');
     if (this.kind === 'history') this.summaries.push(...this.historyTotals());
-    const failures: SummarySeries[] = [...this.failureCounts].map(([op, n]) => ({ kind: 'summary', op, unit: 'us', count: n, mean: null, min: null, max: null, percentiles: {}, returns: {} }));
+    const failures: PrintedSeries[] = [...this.failureCounts].map(([op, n]) => ({ kind: 'printed', op, unit: 'us', count: n, mean: null, min: null, max: null, percentiles: {}, returns: {} }));
     const file = this.parsed('locust', { series: [...this.summaries, ...failures, ...this.intervals.values()] });
     // A file with no Locust header (cut before its first line ended) says nothing of the tool or a client.
     if (!this.header) return file;

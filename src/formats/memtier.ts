@@ -1,6 +1,6 @@
 import { baseName, withoutCompression } from '../model/naming.ts';
 import { msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
-import type { DistributionSeries, IntervalSummaryRow, IntervalSummarySeries, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
+import type { DistributionSeries, IntervalRow, IntervalsSeries, LatencySeries, ParsedFile, ProducerInfo, PrintedSeries } from '../model/types.ts';
 import { firstLine, IssueLog, LineParserBase, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
 import { decodeHistogram } from '../model/hdr-codec.ts';
@@ -201,7 +201,7 @@ class MemtierPrintParser extends LineParserBase {
       // Values printed to the µs are the buckets' own values: the distribution is read as any .hgrm.
       series.push({ kind: 'distribution', op, unit: 'us', rows: this.rows, totalCount: last.totalCount, precision: null, mean: this.mean, stddev: this.stddev, max: this.max ?? last.value });
     } else {
-      const summary: SummarySeries = { kind: 'summary', op, unit: 'us', count: last.totalCount, mean: this.mean, stddev: this.stddev, min: null, max: this.max, percentiles: {}, returns: {} };
+      const summary: PrintedSeries = { kind: 'printed', op, unit: 'us', count: last.totalCount, mean: this.mean, stddev: this.stddev, min: null, max: this.max, percentiles: {}, returns: {} };
       series.push(summary);
     }
     const file = this.parsed('memtier', { series, producer: { tool: 'memtier_benchmark' } });
@@ -321,7 +321,7 @@ class MemtierJsonParser extends LineParserBase {
       if (exact) out.push(exact);
       else
         out.push({
-          kind: 'summary',
+          kind: 'printed',
           op,
           unit: 'us',
           count,
@@ -332,7 +332,7 @@ class MemtierJsonParser extends LineParserBase {
           returns: {},
         });
       if (rows.length > 0) {
-        const periodic: IntervalSummarySeries = { kind: 'intervals', op, unit: 'us', timeBase: startMs === null ? 'relative' : 'absolute', rows };
+        const periodic: IntervalsSeries = { kind: 'intervals', op, unit: 'us', timeBase: startMs === null ? 'relative' : 'absolute', rows };
         out.push(periodic);
       }
     }
@@ -368,9 +368,9 @@ class MemtierJsonParser extends LineParserBase {
   }
 
   /** `Time-Serie`: one entry per second since the run's start, keyed by that second. */
-  private timeSeries(type: string, serie: unknown, startMs: number | null): IntervalSummaryRow[] {
+  private timeSeries(type: string, serie: unknown, startMs: number | null): IntervalRow[] {
     if (!isObject(serie)) return [];
-    const rows: IntervalSummaryRow[] = [];
+    const rows: IntervalRow[] = [];
     for (const [second, entry] of Object.entries(serie)) {
       const s = parseNonNegativeInteger(second);
       const count = isObject(entry) ? entry.Count : undefined;
@@ -495,7 +495,7 @@ class MemtierTextParser extends LineParserBase {
   }
 
   finish(): ParsedFile {
-    const series: SummarySeries[] = [];
+    const series: PrintedSeries[] = [];
     const title = this.tables.has('ALL STATS') ? 'ALL STATS' : [...this.tables.keys()].find((t) => t.startsWith('RUN #1 ')) ?? null;
     const rows = title === null ? [] : (this.tables.get(title) ?? []);
     if (title === null && this.tables.size > 0) this.issues.note(0, `only ${[...this.tables.keys()].join(', ')} tables: they aggregate several runs and are not read (print them with --print-all-runs)`);
@@ -515,7 +515,7 @@ class MemtierTextParser extends LineParserBase {
         const us = label === null ? null : figureMicros(value);
         if (label !== null && us !== null) percentiles[label] = us;
       }
-      series.push({ kind: 'summary', op: row.type === 'Totals' ? ALL_REQUESTS : row.type, unit: 'us', count, mean, min: null, max: null, percentiles, returns: {} });
+      series.push({ kind: 'printed', op: row.type === 'Totals' ? ALL_REQUESTS : row.type, unit: 'us', count, mean, min: null, max: null, percentiles, returns: {} });
     }
     if (rows.length === 0 && this.issues.errors.length === 0) this.issues.note(0, 'no memtier results table found');
     const producer: ProducerInfo = { tool: 'memtier_benchmark' };

@@ -1,5 +1,5 @@
 import { parseNonNegativeInteger, secondsToMicros, toMicros } from '../model/numbers.ts';
-import type { IntervalSummaryRow, IntervalSummarySeries, LatencyUnit, ParsedFile } from '../model/types.ts';
+import type { IntervalRow, IntervalsSeries, LatencyUnit, ParsedFile } from '../model/types.ts';
 import { LineParserBase, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
 
@@ -83,7 +83,7 @@ const OLD_LABELS = ['p0.25', 'p0.5', 'p0.75', 'p0.9', 'p0.95', 'p0.98', 'p0.99',
 
 interface StatsRow {
   op: string;
-  row: IntervalSummaryRow;
+  row: IntervalRow;
   /** The nine percentile columns as printed, in order. */
   columns: number[];
 }
@@ -143,7 +143,7 @@ class HistoStatsParser extends LineParserBase {
 
   finish(): ParsedFile {
     const labels = this.oldColumns ? OLD_LABELS : LABELS;
-    const byOp = new Map<string, IntervalSummarySeries>();
+    const byOp = new Map<string, IntervalsSeries>();
     // Periodic figures are reported as printed, and figures leave the engine in µs: ns become
     // fractions of a µs (toMicros divides, so 1234 ns is exactly the double nearest 1.234 µs).
     const us = (v: number | null) => (v === null ? null : toMicros(v, this.unit));

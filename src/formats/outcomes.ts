@@ -1,5 +1,5 @@
 import { includingFailuresOf } from '../model/naming.ts';
-import type { LatencySeries, SeriesBase, SummarySeries } from '../model/types.ts';
+import type { LatencySeries, SeriesBase, PrintedSeries } from '../model/types.ts';
 
 /**
  * How a tool's report counts one operation's requests: `ok` succeeded and `failed` failed, both
@@ -19,14 +19,14 @@ export interface OutcomeCounts {
  * carry their exact counts only, and the figures go to `op (including failures)` with the count they
  * cover — shown, never counted again. `figures(name, count)` makes the series that carries them.
  */
-export function outcomeSeries<T extends LatencySeries>(op: string, counts: OutcomeCounts, base: Pick<SeriesBase, 'unit' | 'scope' | 'client'>, figures: (name: string, count: number) => T): (T | SummarySeries)[] {
+export function outcomeSeries<T extends LatencySeries>(op: string, counts: OutcomeCounts, base: Pick<SeriesBase, 'unit' | 'scope' | 'client'>, figures: (name: string, count: number) => T): (T | PrintedSeries)[] {
   const apart = counts.failedApart ?? 0;
-  const countOnly = (name: string, count: number): SummarySeries => ({ kind: 'summary', op: name, count, mean: null, min: null, max: null, percentiles: {}, returns: {}, ...base });
+  const countOnly = (name: string, count: number): PrintedSeries => ({ kind: 'printed', op: name, count, mean: null, min: null, max: null, percentiles: {}, returns: {}, ...base });
   if (counts.failed === 0) {
-    const out: (T | SummarySeries)[] = counts.ok > 0 || apart === 0 ? [figures(op, counts.ok)] : [];
+    const out: (T | PrintedSeries)[] = counts.ok > 0 || apart === 0 ? [figures(op, counts.ok)] : [];
     return apart > 0 ? [...out, countOnly(`${op}-FAILED`, apart)] : out;
   }
   if (counts.ok === 0 && apart === 0) return [figures(`${op}-FAILED`, counts.failed)];
-  const out: (T | SummarySeries)[] = counts.ok > 0 ? [countOnly(op, counts.ok)] : [];
+  const out: (T | PrintedSeries)[] = counts.ok > 0 ? [countOnly(op, counts.ok)] : [];
   return [...out, countOnly(`${op}-FAILED`, counts.failed + apart), figures(includingFailuresOf(op), counts.ok + counts.failed)];
 }

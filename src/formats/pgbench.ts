@@ -1,5 +1,5 @@
 import { MAX_EPOCH_MS, msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
-import type { IntervalSummaryRow, IntervalSummarySeries, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
+import type { IntervalRow, IntervalsSeries, LatencySeries, ParsedFile, ProducerInfo, PrintedSeries } from '../model/types.ts';
 import { FailureTally } from '../model/failures.ts';
 import { IssueLog, LineParserBase, type FormatModule } from './format.ts';
 import { outcomeSeries } from './outcomes.ts';
@@ -257,7 +257,7 @@ class TransactionLog {
   }
 }
 
-function intervalRow(startUs: number, lengthUs: number, count: number, line: number, figures: Partial<IntervalSummaryRow> = {}): IntervalSummaryRow {
+function intervalRow(startUs: number, lengthUs: number, count: number, line: number, figures: Partial<IntervalRow> = {}): IntervalRow {
   return { startUs, lengthUs, count, mean: null, stddev: null, min: null, max: null, percentiles: {}, line, ...figures };
 }
 
@@ -306,9 +306,9 @@ class AggregateLog {
       if (columns >= 15) return (n[10] ?? 0) + (n[13] ?? 0) + (n[14] ?? 0) + (n[15] ?? 0);
       return 0;
     };
-    const op: IntervalSummaryRow[] = [];
-    const intended: IntervalSummaryRow[] = [];
-    const failed: IntervalSummaryRow[] = [];
+    const op: IntervalRow[] = [];
+    const intended: IntervalRow[] = [];
+    const failed: IntervalRow[] = [];
     this.rows.forEach((r, i) => {
       const [, , sum = 0, sum2 = 0, min = 0, max = 0, lagSum = 0] = r.n;
       const count = executed(r.n);
@@ -317,7 +317,7 @@ class AggregateLog {
       // interval; the first one's length the log does not say.
       const previous = this.rows[i - 1];
       const lengthUs = previous ? (r.start - previous.start) * 1e6 : 0;
-      const exact: Partial<IntervalSummaryRow> = count > 0 ? { mean: sum / count, stddev: Math.sqrt(Math.max(0, sum2 / count - (sum / count) ** 2)), min, max } : {};
+      const exact: Partial<IntervalRow> = count > 0 ? { mean: sum / count, stddev: Math.sqrt(Math.max(0, sum2 / count - (sum / count) ** 2)), min, max } : {};
       if (throttled) {
         intended.push(intervalRow(startUs, lengthUs, count, r.line, exact));
         // Service time = latency − lag per transaction: its mean is exact, its spread and extremes are not known.
@@ -329,7 +329,7 @@ class AggregateLog {
       if (f > 0) failed.push(intervalRow(startUs, lengthUs, f, r.line));
     });
     const series: LatencySeries[] = [];
-    const push = (name: string, rows: IntervalSummaryRow[]) => series.push({ kind: 'intervals', op: name, unit: 'us', timeBase: 'absolute', rows });
+    const push = (name: string, rows: IntervalRow[]) => series.push({ kind: 'intervals', op: name, unit: 'us', timeBase: 'absolute', rows });
     if (op.length > 0) push('script0', op);
     if (intended.length > 0) push('Intended-script0', intended);
     if (failed.length > 0) push('script0-FAILED', failed);
@@ -523,7 +523,7 @@ class TextReport {
       const t = this.total;
       if (t.count !== null) {
         const count = t.count + (t.meanWithFailures ? t.failed : 0);
-        series.push({ kind: 'summary', op: ALL_SCRIPTS, unit: 'us', count, mean: count > 0 ? t.mean : null, stddev: count > 0 ? t.stddev : null, min: null, max: null, percentiles: {}, returns: {} });
+        series.push({ kind: 'printed', op: ALL_SCRIPTS, unit: 'us', count, mean: count > 0 ? t.mean : null, stddev: count > 0 ? t.stddev : null, min: null, max: null, percentiles: {}, returns: {} });
       }
     } else if (this.total.count !== null) {
       series.push(...summaries('script0', this.total, this.lagAvgUs ?? 0));
@@ -550,9 +550,9 @@ class TextReport {
   private progressSeries(): LatencySeries[] {
     const name = this.multiScript ? ALL_SCRIPTS : 'script0';
     const absolute = (this.progress[0]?.tUs ?? 0) >= EPOCH_MIN_S * 1e6;
-    const op: IntervalSummaryRow[] = [];
-    const intended: IntervalSummaryRow[] = [];
-    const failed: IntervalSummaryRow[] = [];
+    const op: IntervalRow[] = [];
+    const intended: IntervalRow[] = [];
+    const failed: IntervalRow[] = [];
     this.progress.forEach((p, i) => {
       const previous = this.progress[i - 1];
       // Relative times count from the run's start; the first of --progress-timestamp's epoch times has no known start.
@@ -568,7 +568,7 @@ class TextReport {
       if (p.failed > 0) failed.push(intervalRow(startUs, lengthUs, p.failed, p.line));
     });
     const timeBase = absolute ? 'absolute' : 'relative';
-    const out: IntervalSummarySeries[] = [{ kind: 'intervals', op: name, unit: 'us', timeBase, rows: op }];
+    const out: IntervalsSeries[] = [{ kind: 'intervals', op: name, unit: 'us', timeBase, rows: op }];
     if (intended.length > 0) out.push({ kind: 'intervals', op: `Intended-${name}`, unit: 'us', timeBase, rows: intended });
     if (failed.length > 0 && !this.multiScript) out.push({ kind: 'intervals', op: `${name}-FAILED`, unit: 'us', timeBase, rows: failed });
     return out;
@@ -585,12 +585,12 @@ class TextReport {
  */
 function summaries(op: string, t: Totals, lagUs: number | null): LatencySeries[] {
   const count = t.count ?? 0;
-  const summary = (name: string, n: number, m: number | null, s: number | null): SummarySeries => ({ kind: 'summary', op: name, unit: 'us', count: n, mean: n > 0 ? m : null, stddev: n > 0 ? s : null, min: null, max: null, percentiles: {}, returns: {} });
+  const summary = (name: string, n: number, m: number | null, s: number | null): PrintedSeries => ({ kind: 'printed', op: name, unit: 'us', count: n, mean: n > 0 ? m : null, stddev: n > 0 ? s : null, min: null, max: null, percentiles: {}, returns: {} });
   if (lagUs === 0) {
     const failed = t.meanWithFailures ? t.failed : 0;
     return outcomeSeries(op, { ok: count, failed, failedApart: t.failed - failed + t.skipped }, { unit: 'us' }, (name, n) => summary(name, n, t.mean, t.stddev));
   }
-  const out: SummarySeries[] = [summary(op, count, t.mean !== null && lagUs !== null ? Math.max(0, t.mean - lagUs) : null, null), summary(`Intended-${op}`, count, t.mean, t.stddev)];
+  const out: PrintedSeries[] = [summary(op, count, t.mean !== null && lagUs !== null ? Math.max(0, t.mean - lagUs) : null, null), summary(`Intended-${op}`, count, t.mean, t.stddev)];
   if (t.failed + t.skipped > 0) out.push(summary(`${op}-FAILED`, t.failed + t.skipped, null, null));
   return out;
 }

@@ -1,6 +1,6 @@
 import { HdrLayout } from '../model/hdr-layout.ts';
 import { msToMicros, parseNonNegativeInteger } from '../model/numbers.ts';
-import type { DistributionSeries, HdrPrecision, LatencySeries, ParsedFile, SummarySeries } from '../model/types.ts';
+import type { DistributionSeries, HdrPrecision, LatencySeries, ParsedFile, PrintedSeries } from '../model/types.ts';
 import { LineParserBase, type FormatModule } from './format.ts';
 
 /**
@@ -82,7 +82,7 @@ class RedisBenchmarkParser extends LineParserBase {
   private readonly settings: Record<string, string> = {};
   private readonly tests: Test[] = [];
   private readonly names = new Set<string>();
-  private readonly csv: SummarySeries[] = [];
+  private readonly csv: PrintedSeries[] = [];
   private csvHeader = false;
 
   line(raw: string, lineNo: number): void {
@@ -270,8 +270,8 @@ function mergeRows(ticks: readonly Row[], linear: readonly Row[], total: number)
   return out;
 }
 
-function summaryOf(op: string, figures: { avg: number; min: number; max: number } | null, percentiles: Record<string, number>, count = 0): SummarySeries {
-  return { kind: 'summary', op, unit: 'us', count, mean: figures?.avg ?? null, min: figures?.min ?? null, max: figures?.max ?? null, percentiles, returns: {} };
+function summaryOf(op: string, figures: { avg: number; min: number; max: number } | null, percentiles: Record<string, number>, count = 0): PrintedSeries {
+  return { kind: 'printed', op, unit: 'us', count, mean: figures?.avg ?? null, min: figures?.min ?? null, max: figures?.max ?? null, percentiles, returns: {} };
 }
 
 const SIGNS: [RegExp, number][] = [

@@ -1,6 +1,6 @@
 import { baseName, withoutCompression } from '../model/naming.ts';
 import { parseNonNegativeInteger, parseScaledDecimal, secondsToMicros } from '../model/numbers.ts';
-import type { IntervalSummarySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
+import type { IntervalsSeries, ParsedFile, ProducerInfo, PrintedSeries } from '../model/types.ts';
 import { clip, LineParserBase, MAX_MESSAGE_CHARS, type FormatModule, type LineParser } from './format.ts';
 import { hdrLogScore, producerHdrLog } from './hdr-log.ts';
 
@@ -101,8 +101,8 @@ class ScyllaBenchTextParser extends LineParserBase {
   private readonly sections: Section[] = [];
   private totalOps: number | null = null;
   private totalErrors = 0;
-  private ok: IntervalSummarySeries | null = null;
-  private failed: IntervalSummarySeries | null = null;
+  private ok: IntervalsSeries | null = null;
+  private failed: IntervalsSeries | null = null;
   /** Run-relative end of the last row, µs, and where the current run starts on the file's timeline. */
   private lastUs = 0;
   private offsetUs = 0;
@@ -231,22 +231,22 @@ class ScyllaBenchTextParser extends LineParserBase {
     }
   }
 
-  private summaries(): SummarySeries[] {
+  private summaries(): PrintedSeries[] {
     if (this.runs > 1 || this.totalOps === null) return [];
-    const out: SummarySeries[] = [];
+    const out: PrintedSeries[] = [];
     for (const s of this.sections) {
       if (s.split || s.figures.mean === undefined) continue;
       const { mean, max, ...percentiles } = s.figures;
-      out.push({ kind: 'summary', op: s.intended ? `Intended-${this.op}` : this.op, unit: 'us', count: this.totalOps, mean: mean ?? null, min: null, max: max ?? null, percentiles, returns: {} });
+      out.push({ kind: 'printed', op: s.intended ? `Intended-${this.op}` : this.op, unit: 'us', count: this.totalOps, mean: mean ?? null, min: null, max: max ?? null, percentiles, returns: {} });
     }
     // With -measure-latency=false the summary holds counts only: the run's count is still exact.
-    if (out.length === 0) out.push({ kind: 'summary', op: this.op, unit: 'us', count: this.totalOps, mean: null, min: null, max: null, percentiles: {}, returns: {} });
-    if (this.totalErrors > 0) out.push({ kind: 'summary', op: `${this.op}-FAILED`, unit: 'us', count: this.totalErrors, mean: null, min: null, max: null, percentiles: {}, returns: {} });
+    if (out.length === 0) out.push({ kind: 'printed', op: this.op, unit: 'us', count: this.totalOps, mean: null, min: null, max: null, percentiles: {}, returns: {} });
+    if (this.totalErrors > 0) out.push({ kind: 'printed', op: `${this.op}-FAILED`, unit: 'us', count: this.totalErrors, mean: null, min: null, max: null, percentiles: {}, returns: {} });
     return out;
   }
 
   finish(): ParsedFile {
-    const series = [this.ok, this.failed].filter((s): s is IntervalSummarySeries => s !== null);
+    const series = [this.ok, this.failed].filter((s): s is IntervalsSeries => s !== null);
     const summaries = this.summaries();
     if (series.length === 0 && summaries.length === 0 && this.issues.errors.length === 0) this.issues.note(0, 'no scylla-bench result rows or summary found');
     const settings = { ...this.settings };

@@ -1,5 +1,5 @@
 import { msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
-import type { DistributionSeries, IntervalSummaryRow, LatencySeries, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
+import type { DistributionSeries, IntervalRow, LatencySeries, ParsedFile, ProducerInfo, PrintedSeries } from '../model/types.ts';
 import { LineParserBase, type FormatModule } from './format.ts';
 
 /**
@@ -262,7 +262,7 @@ class SysbenchParser extends LineParserBase {
     } else if (block && events !== null) {
       series.push(summary(op, events, block));
     }
-    if (block && block.errors > 0) series.push({ kind: 'summary', op: `${op}-FAILED`, unit: 'us', count: block.errors, mean: null, min: null, max: null, percentiles: {}, returns: {} });
+    if (block && block.errors > 0) series.push({ kind: 'printed', op: `${op}-FAILED`, unit: 'us', count: block.errors, mean: null, min: null, max: null, percentiles: {}, returns: {} });
     if (events === null && (this.started || this.intervals.length > 0 || this.histogram !== null)) {
       this.issues.note(0, 'no final statistics (total number of events): the run was interrupted or the output cut');
     }
@@ -293,13 +293,13 @@ class SysbenchParser extends LineParserBase {
   }
 
   private intervalSeries(op: string): LatencySeries[] {
-    const rows: IntervalSummaryRow[] = [];
-    const failed: IntervalSummaryRow[] = [];
+    const rows: IntervalRow[] = [];
+    const failed: IntervalRow[] = [];
     this.intervals.forEach((r, i) => {
       const previousT = this.intervals[i - 1]?.t ?? 0;
       const lengthS = this.reportIntervalS ?? r.t - previousT;
       const startUs = Math.max(0, r.t - lengthS) * 1e6;
-      const row = (count: number, percentiles: Record<string, number>): IntervalSummaryRow => ({ startUs, lengthUs: lengthS * 1e6, count, mean: null, stddev: null, min: null, max: null, percentiles, line: r.line });
+      const row = (count: number, percentiles: Record<string, number>): IntervalRow => ({ startUs, lengthUs: lengthS * 1e6, count, mean: null, stddev: null, min: null, max: null, percentiles, line: r.line });
       const count = Math.round((r.rateCents * lengthS) / 100);
       rows.push(row(count, count > 0 && r.percentile !== null && r.valueUs !== null ? { [r.percentile]: r.valueUs } : {}));
       const errors = Math.round((r.errorCents * lengthS) / 100);
@@ -332,11 +332,11 @@ class SysbenchParser extends LineParserBase {
   }
 }
 
-function summary(op: string, count: number, block: Block): SummarySeries {
+function summary(op: string, count: number, block: Block): PrintedSeries {
   const mean = block.sumUs !== null && count > 0 ? block.sumUs / count : block.avgUs;
   const percentiles: Record<string, number> = {};
   if (block.percentile !== null && block.percentileUs !== null && count > 0) percentiles[block.percentile] = block.percentileUs;
-  return { kind: 'summary', op, unit: 'us', count, mean: count > 0 ? mean : null, min: count > 0 ? block.minUs : null, max: count > 0 ? block.maxUs : null, percentiles, returns: {} };
+  return { kind: 'printed', op, unit: 'us', count, mean: count > 0 ? mean : null, min: count > 0 ? block.minUs : null, max: count > 0 ? block.maxUs : null, percentiles, returns: {} };
 }
 
 function v1Interval(rest: string): Omit<IntervalLine, 'line' | 't'> | string {

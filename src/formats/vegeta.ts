@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
-import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, SummarySeries } from '../model/types.ts';
+import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, PrintedSeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
 import { firstLine, LineParserBase, type FormatModule } from './format.ts';
 import { isObject, parseJson } from './json-values.ts';
@@ -367,8 +367,8 @@ class VegetaParser extends LineParserBase {
       // A report covers the attack's whole run: beside its results it is their report (scope 'run').
       const base = { unit: 'ns' as const, scope: 'run' as const, ...client };
       // vegeta's latencies are of every request, failed ones included (lib/metrics.go adds each result's latency).
-      const figures = (op: string, count: number): SummarySeries =>
-        count > 0 ? { kind: 'summary', op, count, mean, min, max, percentiles, returns: {}, ...base } : { kind: 'summary', op, count, mean: null, min: null, max: null, percentiles: {}, returns: {}, ...base };
+      const figures = (op: string, count: number): PrintedSeries =>
+        count > 0 ? { kind: 'printed', op, count, mean, min, max, percentiles, returns: {}, ...base } : { kind: 'printed', op, count, mean: null, min: null, max: null, percentiles: {}, returns: {}, ...base };
       out.push(...outcomeSeries(REPORT_OP, { ok, failed: r.requests - ok }, base, figures));
       if (ok < r.requests) for (const [code, n] of Object.entries(r.failedCodes)) this.failures.add(REPORT_OP, code, null, n);
     });

@@ -1,6 +1,6 @@
 import { precisionFromSubBuckets } from '../model/hdr-layout.ts';
 import { msToMicros, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
-import type { DistributionSeries, HdrPrecision, LatencySeries, OverallSummary, ParsedFile, ProducerInfo, SummarySeries } from '../model/types.ts';
+import type { DistributionSeries, HdrPrecision, LatencySeries, OverallSummary, ParsedFile, ProducerInfo, PrintedSeries } from '../model/types.ts';
 import { LineParserBase, type FormatModule } from './format.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { FailureTally } from '../model/failures.ts';
@@ -335,9 +335,9 @@ class WrkParser extends LineParserBase {
     return out;
   }
 
-  private summary(op: string, count: number, stats: Run['stats'], percentiles: Record<string, number>): SummarySeries {
+  private summary(op: string, count: number, stats: Run['stats'], percentiles: Record<string, number>): PrintedSeries {
     return {
-      kind: 'summary',
+      kind: 'printed',
       op,
       unit: 'us',
       count,

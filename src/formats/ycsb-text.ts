@@ -1,7 +1,7 @@
 import { parseNonNegativeInteger } from '../model/numbers.ts';
 import { FailureTally } from '../model/failures.ts';
 import { opKind } from '../model/naming.ts';
-import type { FileFailures, OverallSummary, ParsedFile, StatusOpFigures, StatusPoint, SummarySeries, YcsbCommandLine } from '../model/types.ts';
+import type { FileFailures, OverallSummary, ParsedFile, StatusOpFigures, StatusPoint, PrintedSeries, YcsbCommandLine } from '../model/types.ts';
 import { LineParserBase, type FormatModule } from './format.ts';
 import { parseYcsbCommandLine, ycsbClientHint } from './ycsb-command-line.ts';
 
@@ -346,7 +346,7 @@ class YcsbTextParser extends LineParserBase {
 
   finish(): ParsedFile {
     this.flushOps();
-    const series: SummarySeries[] = [];
+    const series: PrintedSeries[] = [];
     for (const b of this.blocks.values()) {
       if (b.count === null) {
         this.issues.note(b.line, `the summary of ${b.op} has no Operations line; it is not used`);
@@ -355,7 +355,7 @@ class YcsbTextParser extends LineParserBase {
       // An empty measurement prints 0 or -1 (or NaN) as its latencies; none of them is a latency.
       const empty = b.count === 0;
       series.push({
-        kind: 'summary',
+        kind: 'printed',
         op: b.op,
         unit: 'us',
         count: b.count,
@@ -384,7 +384,7 @@ class YcsbTextParser extends LineParserBase {
 const OK_RETURNS = new Set(['OK', 'BATCHED_OK']);
 
 /** The failed operations of the summary's `Return=` lines, by status, as the client counted them. */
-function returnFailures(series: readonly SummarySeries[]): FileFailures | undefined {
+function returnFailures(series: readonly PrintedSeries[]): FileFailures | undefined {
   const tally = new FailureTally();
   for (const s of series) {
     if (opKind(s.op) !== 'op') continue;

@@ -7,7 +7,7 @@ import type { FailureCount } from './types.ts';
  * over time. Plain data, shared by the engine, the snapshots that carry it and the views.
  */
 
-/** Where a series' figures come from; 'intervals': a producer's periodic report (see IntervalSummarySeries). */
+/** Where a series' figures come from; 'intervals': a producer's periodic report (see IntervalsSeries). */
 export type SeriesSource = 'histogram' | 'raw' | 'distribution' | 'summary' | 'intervals';
 
 export interface Bound {

@@ -164,9 +164,9 @@ export interface DistributionSeries extends SeriesBase {
   allBuckets?: true;
 }
 
-/** A summary with no underlying samples (YCSB's stdout block for one operation, a tool's final report). */
-export interface SummarySeries extends SeriesBase {
-  kind: 'summary';
+/** Printed figures: a tool's own figures with no underlying samples (YCSB's stdout block for one operation, a tool's end-of-run output). */
+export interface PrintedSeries extends SeriesBase {
+  kind: 'printed';
   count: number;
   mean: number | null;
   /** Standard deviation when the producer printed it (or its sums give it exactly). */
@@ -185,7 +185,7 @@ export interface SummarySeries extends SeriesBase {
  * history): the count is exact, and so are min, max and a mean from sums; its percentiles are the
  * tool's own, of that interval only.
  */
-export interface IntervalSummaryRow {
+export interface IntervalRow {
   /** Interval start: epoch µs when the series' `timeBase` is 'absolute', else µs since the run's start. */
   startUs: number;
   lengthUs: number;
@@ -202,17 +202,18 @@ export interface IntervalSummaryRow {
 }
 
 /**
- * A producer's periodic report for one operation: throughput over time is exact from it; a
- * percentile over several intervals (or clients) is only bounded by the intervals' own values
- * (the p-quantile of a union lies between the smallest and the largest p-quantile of its parts).
+ * Printed figures per interval for one operation (a producer's periodic lines): throughput over
+ * time is exact from them; a percentile over several intervals (or clients) is only bounded by the
+ * intervals' own values (the p-quantile of a union lies between the smallest and the largest
+ * p-quantile of its parts).
  */
-export interface IntervalSummarySeries extends SeriesBase {
+export interface IntervalsSeries extends SeriesBase {
   kind: 'intervals';
   timeBase: 'absolute' | 'relative';
-  rows: IntervalSummaryRow[];
+  rows: IntervalRow[];
 }
 
-export type LatencySeries = HistogramSeries | RawSeries | DistributionSeries | SummarySeries | IntervalSummarySeries;
+export type LatencySeries = HistogramSeries | RawSeries | DistributionSeries | PrintedSeries | IntervalsSeries;
 
 /** A YCSB client's parsed command line (echoed as the first stderr line, or recovered from paths). */
 export interface YcsbCommandLine {

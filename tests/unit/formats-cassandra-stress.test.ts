@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
-import type { HistogramSeries, IntervalSummarySeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
+import type { HistogramSeries, IntervalsSeries, ParsedFile, PrintedSeries } from '../../src/model/types.ts';
 
 /**
  * cassandra-stress on real output of cassandra-stress 3.11.11 (tests/fixtures/cassandra-stress,
@@ -21,15 +21,15 @@ async function parse(name: string, text: string): Promise<ParsedFile> {
   return out;
 }
 
-function intervals(file: ParsedFile, op: string): IntervalSummarySeries {
+function intervals(file: ParsedFile, op: string): IntervalsSeries {
   const s = file.series.find((x) => x.op === op && x.kind === 'intervals');
   if (!s || s.kind !== 'intervals') throw new Error(`no intervals for ${op}`);
   return s;
 }
 
-function summary(file: ParsedFile, op: string): SummarySeries | undefined {
-  const s = file.series.find((x) => x.op === op && x.kind === 'summary');
-  return s?.kind === 'summary' ? s : undefined;
+function summary(file: ParsedFile, op: string): PrintedSeries | undefined {
+  const s = file.series.find((x) => x.op === op && x.kind === 'printed');
+  return s?.kind === 'printed' ? s : undefined;
 }
 
 const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
@@ -174,7 +174,7 @@ describe('cassandra-stress text log', () => {
       const previous = read.rows[i - 1] as (typeof read.rows)[number];
       expect(read.rows[i]?.startUs).toBe(previous.startUs + previous.lengthUs);
     }
-    expect(file.series.some((s) => s.kind === 'summary')).toBe(false);
+    expect(file.series.some((s) => s.kind === 'printed')).toBe(false);
     expect(file.producer?.settings?.runs).toMatch(/^10 runs .*threads: 4, 8, 16, 24, 36, 54, 81, 121, 181, 271/);
     expect(file.errors).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { goYcsbFormat } from '../../src/formats/go-ycsb.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
 import { opKind } from '../../src/model/naming.ts';
-import type { IntervalSummarySeries, ParsedFile, RawSeries, SummarySeries } from '../../src/model/types.ts';
+import type { IntervalsSeries, ParsedFile, RawSeries, PrintedSeries } from '../../src/model/types.ts';
 
 const DIR = join(import.meta.dirname, '../fixtures/go-ycsb');
 const fixture = (name: string) => readFileSync(join(DIR, name), 'utf8');
@@ -51,10 +51,10 @@ describe('go-ycsb', () => {
     expect(file.errors).toEqual([]);
     const reports = plainReports(text);
     const finals = reports.filter((r) => r.final);
-    const summaries = byOp(file, 'summary');
+    const summaries = byOp(file, 'printed');
     expect([...summaries.keys()].sort()).toEqual(finals.map((r) => NAME(r.name)).sort());
     for (const r of finals) {
-      const s = summaries.get(NAME(r.name)) as SummarySeries;
+      const s = summaries.get(NAME(r.name)) as PrintedSeries;
       expect(s.unit).toBe('us');
       expect(s.count).toBe(r.fields.Count);
       expect(s.mean).toBe(r.fields['Avg(us)']);
@@ -63,7 +63,7 @@ describe('go-ycsb', () => {
     }
     const intervals = byOp(file, 'intervals');
     for (const r of finals) {
-      const series = intervals.get(NAME(r.name)) as IntervalSummarySeries;
+      const series = intervals.get(NAME(r.name)) as IntervalsSeries;
       // Independent: every report's count less the report before it, in the order printed.
       const printed = reports.filter((p) => p.name === r.name).map((p) => p.fields.Count!);
       const expected = printed.map((c, i) => c - (i === 0 ? 0 : printed[i - 1]!)).filter((c, i) => c > 0 || i < printed.length - 1);
@@ -72,7 +72,7 @@ describe('go-ycsb', () => {
       expect(series.timeBase).toBe('relative');
     }
     // Reports every second: rows are back to back from 0.
-    const read = intervals.get('READ') as IntervalSummarySeries;
+    const read = intervals.get('READ') as IntervalsSeries;
     expect(read.rows.slice(0, 3).map((row) => [row.startUs, row.lengthUs])).toEqual([
       [0, 1_000_000],
       [1_000_000, 1_000_000],
@@ -86,8 +86,8 @@ describe('go-ycsb', () => {
 
   it('TOTAL is every request again: kept, never counted as throughput', async () => {
     const file = await parse('run-redis-plain.stdout.txt', fixture('run-redis-plain.stdout.txt'));
-    const total = byOp(file, 'summary').get('TOTAL (all requests)') as SummarySeries;
-    const ops = [...byOp(file, 'summary').values()].filter((s) => opKind(s.op) === 'op');
+    const total = byOp(file, 'printed').get('TOTAL (all requests)') as PrintedSeries;
+    const ops = [...byOp(file, 'printed').values()].filter((s) => opKind(s.op) === 'op');
     expect(opKind(total.op)).toBe('derived');
     expect(total.count).toBe(ops.reduce((a, s) => a + s.count, 0));
   });
@@ -106,10 +106,10 @@ describe('go-ycsb', () => {
             .map((l) => l.split('|').map((c) => c.trim()))
             .map((c) => [c[1]!, Number(c[3])] as const)
         : (JSON.parse(after.split('\n')[1]!) as Record<string, string>[]).map((e) => [e.Operation!, Number(e.Count)] as const);
-      const summaries = byOp(file, 'summary');
+      const summaries = byOp(file, 'printed');
       for (const [op, count] of finals) expect(summaries.get(NAME(op))?.count, `${name} ${op}`).toBe(count);
       for (const [op, count] of finals) {
-        const rows = (byOp(file, 'intervals').get(NAME(op)) as IntervalSummarySeries).rows;
+        const rows = (byOp(file, 'intervals').get(NAME(op)) as IntervalsSeries).rows;
         expect(rows.reduce((a, r) => a + r.count, 0), `${name} ${op} intervals`).toBe(count);
       }
     }
@@ -142,8 +142,8 @@ describe('go-ycsb', () => {
     const text = fixture('run-redis-stopped-server.stdout.txt');
     const file = await parse('run-redis-stopped-server.stdout.txt', text);
     expect(file.errors).toEqual([]);
-    expect(byOp(file, 'summary').size).toBe(0); // stopped before its final report
-    const failed = byOp(file, 'intervals').get('UPDATE-FAILED') as IntervalSummarySeries;
+    expect(byOp(file, 'printed').size).toBe(0); // stopped before its final report
+    const failed = byOp(file, 'intervals').get('UPDATE-FAILED') as IntervalsSeries;
     const reports = plainReports(text);
     const errors = reports.filter((r) => r.name === 'UPDATE_ERROR');
     expect(failed.rows.reduce((a, r) => a + r.count, 0)).toBe(errors[errors.length - 1]!.fields.Count);
@@ -159,7 +159,7 @@ describe('go-ycsb', () => {
     const file = await parse('both.txt', load + run);
     const banner = load.split('\n').length - 1 + run.split('\n').indexOf('***************** properties *****************') + 1;
     expect(file.errors).toEqual([expect.objectContaining({ line: banner, message: expect.stringMatching(/^a second go-ycsb run starts here; .* \(lines 4–/) })]);
-    expect([...byOp(file, 'summary').keys()].sort()).toEqual(['READ', 'TOTAL (all requests)', 'UPDATE']);
+    expect([...byOp(file, 'printed').keys()].sort()).toEqual(['READ', 'TOTAL (all requests)', 'UPDATE']);
     expect(file.producer?.settings?.command).toBe('run');
   });
 
@@ -180,9 +180,9 @@ describe('go-ycsb', () => {
     expect(file.skippedLines).toBe(1);
     const reports = plainReports(cut).filter((r) => r.fields['99.99th(us)'] !== undefined);
     // READ and TOTAL were printed for 3.0 s before the cut: their counts so far are all kept.
-    const read = byOp(file, 'intervals').get('READ') as IntervalSummarySeries;
+    const read = byOp(file, 'intervals').get('READ') as IntervalsSeries;
     expect(read.rows.reduce((a, r) => a + r.count, 0)).toBe(reports.filter((r) => r.name === 'READ').pop()!.fields.Count);
-    const update = byOp(file, 'intervals').get('UPDATE') as IntervalSummarySeries;
+    const update = byOp(file, 'intervals').get('UPDATE') as IntervalsSeries;
     expect(update.rows.reduce((a, r) => a + r.count, 0)).toBe(reports.filter((r) => r.name === 'UPDATE').pop()!.fields.Count);
   });
 
@@ -195,8 +195,8 @@ describe('go-ycsb', () => {
     ].join('\n');
     const file = await parse('old.txt', text);
     expect(file.errors).toEqual([]);
-    expect((byOp(file, 'summary').get('READ') as SummarySeries).percentiles).toEqual({ p95: 1000, p99: 2000 });
-    expect((byOp(file, 'intervals').get('READ') as IntervalSummarySeries).rows.map((r) => [r.startUs, r.lengthUs, r.count])).toEqual([
+    expect((byOp(file, 'printed').get('READ') as PrintedSeries).percentiles).toEqual({ p95: 1000, p99: 2000 });
+    expect((byOp(file, 'intervals').get('READ') as IntervalsSeries).rows.map((r) => [r.startUs, r.lengthUs, r.count])).toEqual([
       [0, 10_000_000, 1000],
       [10_000_000, 200_000, 20],
     ]);

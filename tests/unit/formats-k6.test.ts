@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
-import type { ParsedFile, RawSeries, SummarySeries } from '../../src/model/types.ts';
+import type { ParsedFile, RawSeries, PrintedSeries } from '../../src/model/types.ts';
 import { latencies } from '../helpers/raw-samples.ts';
 
 /**
@@ -142,7 +142,7 @@ describe('k6 summary', () => {
     const samples = csvDurations(CSV).map((ns) => ns / 1e6);
     const f = await parse('summary.json', fixture('create-user-summary.json'));
     expect(f.errors).toEqual([]);
-    const s = f.series[0] as SummarySeries;
+    const s = f.series[0] as PrintedSeries;
     expect(f.series.map((x) => x.op)).toEqual(['http_req_duration']);
     expect(s.unit).toBe('ms');
     expect([s.count, s.min, s.max]).toEqual([samples.length, samples[0], samples[samples.length - 1]]);
@@ -170,7 +170,7 @@ describe('k6 summary', () => {
     };
     const f = await parse('export.json', JSON.stringify(exported, null, 4));
     // Without the {expected_response:true} sub-metric the stats are of all 1000 requests: never the 993 successes' own.
-    expect(f.series.map((s) => [s.op, (s as SummarySeries).count, (s as SummarySeries).percentiles.p95 ?? null])).toEqual([
+    expect(f.series.map((s) => [s.op, (s as PrintedSeries).count, (s as PrintedSeries).percentiles.p95 ?? null])).toEqual([
       ['http_req_duration', 993, null],
       ['http_req_duration-FAILED', 7, null],
       ['http_req_duration (including failures)', 1000, handle.metrics.http_req_duration!.values['p(95)']],
@@ -183,7 +183,7 @@ describe('k6 summary', () => {
       const stats = (metric: string) => (doc.metrics[metric]?.values ?? doc.metrics[metric]) as Record<string, number>;
       const f = await parse(name, fixture(name));
       expect(f.errors, name).toEqual([]);
-      const byOp = new Map(f.series.map((s) => [s.op, s as SummarySeries]));
+      const byOp = new Map(f.series.map((s) => [s.op, s as PrintedSeries]));
       expect([...byOp.keys()], name).toEqual(['http_req_duration', 'http_req_duration-FAILED', 'http_req_duration (including failures)']);
       const ok = stats('http_req_duration{expected_response:true}');
       const all = stats('http_req_duration');

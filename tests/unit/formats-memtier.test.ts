@@ -7,7 +7,7 @@ import { memtierFormat } from '../../src/formats/memtier.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
 import { opKind } from '../../src/model/naming.ts';
-import type { DistributionSeries, HistogramSeries, IntervalSummarySeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
+import type { DistributionSeries, HistogramSeries, IntervalsSeries, ParsedFile, PrintedSeries } from '../../src/model/types.ts';
 
 const DIR = join(import.meta.dirname, '../fixtures/memtier');
 const fixture = (name: string) => readFileSync(join(DIR, name), 'utf8');
@@ -47,11 +47,11 @@ describe('memtier_benchmark', () => {
       const entry = doc[type]!;
       const serie = entry['Time-Serie'] as Record<string, { Count: number; 'Max Latency'?: number; 'p99.00'?: number }>;
       const whole = find(file, 'distribution', type) as DistributionSeries;
-      const periodic = find(file, 'intervals', type) as IntervalSummarySeries;
+      const periodic = find(file, 'intervals', type) as IntervalsSeries;
       expect(Object.values(serie).reduce((a, s) => a + s.Count, 0)).toBe(entry.Count);
       expect(periodic.rows.reduce((a, r) => a + r.count, 0)).toBe(entry.Count);
       // One series of whole-run figures per command: the histogram's, not the printed summary too.
-      expect(find(file, 'summary', type)).toBeUndefined();
+      expect(find(file, 'printed', type)).toBeUndefined();
       expect([whole.totalCount, whole.unit, whole.allBuckets, whole.precision]).toEqual([entry.Count, 'us', true, { significantDigits: 2, lowestDiscernibleValue: 10 }]);
       // The histogram's largest bucket ends at the maximum memtier printed (ms with 3 decimals = µs).
       expect(whole.max).toBe(us(entry['Max Latency'] as number));
@@ -122,10 +122,10 @@ describe('memtier_benchmark', () => {
     delete gets['Percentile Latencies']!['Histogram log format'];
     (doc['ALL STATS']!.Sets as Record<string, Record<string, Record<string, unknown>>>)['Percentile Latencies']!['Histogram log format']!['Compressed Histogram'] = 'HISTFAAAnot-a-histogram';
     const file = await parse('old.json', JSON.stringify(doc));
-    const summary = find(file, 'summary', 'Gets') as SummarySeries;
+    const summary = find(file, 'printed', 'Gets') as PrintedSeries;
     const pct = gets['Percentile Latencies'] as Record<string, number>;
     expect(summary.percentiles).toEqual({ p50: us(pct['p50.00']!), p99: us(pct['p99.00']!), 'p99.9': us(pct['p99.90']!) });
-    expect(find(file, 'summary', 'Sets')?.count).toBe(doc['ALL STATS']!.Sets!.Count);
+    expect(find(file, 'printed', 'Sets')?.count).toBe(doc['ALL STATS']!.Sets!.Count);
     expect(file.errors).toEqual([expect.objectContaining({ line: 0, message: expect.stringMatching(/^Sets: its Compressed Histogram does not decode/) })]);
   });
 
@@ -165,7 +165,7 @@ describe('memtier_benchmark', () => {
     const file = await parse('mt-4s_GET_command_run_1.txt', text);
     expect(file.errors).toEqual([]);
     const footer = /#\[Mean\s*=\s*([\d.]+), StdDeviation\s*=\s*([\d.]+)\]\n#\[Max\s*=\s*([\d.]+), Total count\s*=\s*(\d+)\]/.exec(text)!;
-    const s = find(file, 'summary', 'Gets') as SummarySeries;
+    const s = find(file, 'printed', 'Gets') as PrintedSeries;
     expect(s).toMatchObject({ count: Number(footer[4]), mean: us(Number(footer[1])), stddev: us(Number(footer[2])), max: us(Number(footer[3])), percentiles: {} });
     expect(file.series.some((x) => x.kind === 'distribution')).toBe(false);
   });
@@ -174,8 +174,8 @@ describe('memtier_benchmark', () => {
     const file = await parse('out.txt', fixture('memtier-2.3.0-redis-n400.stdout-stderr.txt'));
     expect(file.errors).toEqual([]);
     const json = (JSON.parse(fixture('memtier-2.3.0-redis-n400.json')) as Record<string, Json>)['ALL STATS']!;
-    for (const type of ['Sets', 'Gets']) expect((find(file, 'summary', type) as SummarySeries).count, type).toBe(json[type]!.Count);
-    const gets = find(file, 'summary', 'Gets') as SummarySeries;
+    for (const type of ['Sets', 'Gets']) expect((find(file, 'printed', type) as PrintedSeries).count, type).toBe(json[type]!.Count);
+    const gets = find(file, 'printed', 'Gets') as PrintedSeries;
     const row = fixture('memtier-2.3.0-redis-n400.stdout-stderr.txt').split('\n').find((l) => l.startsWith('Gets '))!.trim().split(/\s+/);
     // The mean is printed to 10 ns (%15.05f ms).
     expect(gets.mean).toBe(Number(row[4]!.replace('.', '')) / 100);
@@ -194,7 +194,7 @@ describe('memtier_benchmark', () => {
     const withCount = lines.filter((l) => !l.includes('[RUN #'));
     const counted = await parse('stdout.txt', withCount.join('\n'));
     expect(counted.errors).toEqual([]);
-    expect((find(counted, 'summary', 'Totals (all requests)') as SummarySeries).count).toBe(2 * 3 * 400);
+    expect((find(counted, 'printed', 'Totals (all requests)') as PrintedSeries).count).toBe(2 * 3 * 400);
   });
 
   it('bad input: a cut JSON fails with its line; CRLF reads the same', async () => {

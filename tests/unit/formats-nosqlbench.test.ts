@@ -7,7 +7,7 @@ import { nosqlbenchFormat, nosqlbenchOp } from '../../src/formats/nosqlbench.ts'
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
 import { opKind } from '../../src/model/naming.ts';
-import type { HistogramSeries, IntervalSummarySeries, ParsedFile } from '../../src/model/types.ts';
+import type { HistogramSeries, IntervalsSeries, ParsedFile } from '../../src/model/types.ts';
 
 const DIR = join(import.meta.dirname, '../fixtures/nosqlbench');
 const fixture = (name: string) => readFileSync(join(DIR, name), 'utf8');
@@ -55,7 +55,7 @@ describe('NoSQLBench', () => {
     const file = await parse(STATS, text);
     expect(file.errors).toEqual([]);
     expect(file.series.map((s) => s.op)).toEqual(['cycles']);
-    const cycles = file.series[0] as IntervalSummarySeries;
+    const cycles = file.series[0] as IntervalsSeries;
     const rows = statsRows(text, 'cycles_servicetime');
     expect(cycles.rows.map((r) => r.count)).toEqual(rows.map((r) => r.fields[2]));
     expect(cycles.rows.reduce((a, r) => a + r.count, 0)).toBe(CYCLES);
@@ -95,11 +95,11 @@ describe('NoSQLBench', () => {
     ].join('\n');
     const file = await parse('old.csv', old);
     expect(file.errors).toEqual([]);
-    const row = (file.series[0] as IntervalSummarySeries).rows[0]!;
+    const row = (file.series[0] as IntervalsSeries).rows[0]!;
     expect(file.series[0]!.op).toBe('keyvalue.cycles');
     expect(Object.keys(row.percentiles)).toEqual(['p0.25', 'p0.5', 'p0.75', 'p0.9', 'p0.95', 'p0.98', 'p0.99', 'p0.999', 'p0.9999']);
     const current = await parse(STATS, fixture(STATS));
-    expect(Object.keys((current.series[0] as IntervalSummarySeries).rows.find((r) => r.count > 0)!.percentiles)).toEqual(['p25', 'p50', 'p75', 'p90', 'p95', 'p98', 'p99', 'p99.9', 'p99.99']);
+    expect(Object.keys((current.series[0] as IntervalsSeries).rows.find((r) => r.count > 0)!.percentiles)).toEqual(['p25', 'p50', 'p75', 'p90', 'p95', 'p98', 'p99', 'p99.9', 'p99.99']);
   });
 
   it('histogram log: only the cycles timer, in ns: each interval as its line gives it (start, length, max)', async () => {
@@ -134,7 +134,7 @@ describe('NoSQLBench', () => {
     const other = fixture('nb-5.17.9-diag-cyclerate2000.histostats.csv');
     const both = await parse('both.csv', `${fixture(STATS)}${other}`);
     expect(both.errors).toEqual([]);
-    const rows = (both.series[0] as IntervalSummarySeries).rows;
+    const rows = (both.series[0] as IntervalsSeries).rows;
     const second = Number(/#\[StartTime: ([\d.]+)/.exec(other)![1]);
     const firstOther = statsRows(other, 'cycles_servicetime')[0]!;
     expect(rows.find((r) => r.line === lines.length + firstOther.line - 1)!.startUs).toBe(Math.round((second + firstOther.fields[0]!) * 1e6));

@@ -5,7 +5,7 @@ import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import { pgbenchFormat } from '../../src/formats/pgbench.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
-import type { IntervalSummarySeries, ParsedFile, RawSeries, SummarySeries } from '../../src/model/types.ts';
+import type { IntervalsSeries, ParsedFile, RawSeries, PrintedSeries } from '../../src/model/types.ts';
 import { latencies } from '../helpers/raw-samples.ts';
 
 const DIR = join(import.meta.dirname, '../fixtures/pgbench');
@@ -96,7 +96,7 @@ describe('pgbench: per-transaction log (-l)', () => {
       const done = rows(text).filter((r) => /^\d+$/.test(r[2]!));
       const notDone = rows(text).filter((r) => !/^\d+$/.test(r[2]!));
       expect((series(file, 'raw', 'script0') as RawSeries).samples, run).toBe(Number(printed(report, 'number of transactions actually processed')));
-      const failed = series(file, 'intervals', 'script0-FAILED') as IntervalSummarySeries;
+      const failed = series(file, 'intervals', 'script0-FAILED') as IntervalsSeries;
       const reportFailed = (label: string) => (report.includes(label) ? Number(printed(report, label).split(' ')[0]) : 0);
       expect(failed.rows.reduce((a, x) => a + x.count, 0), run).toBe(reportFailed('number of failed transactions') + reportFailed('number of transactions skipped'));
       const perSecond = new Map<number, number>();
@@ -146,7 +146,7 @@ describe('pgbench: aggregated log (--aggregate-interval)', () => {
       const file = await parse(log, text);
       expect(file.errors, run).toEqual([]);
       const throttled = columns === 10 || columns === 11 || (columns === 15 && r[0]![6]! > 0);
-      const exact = series(file, 'intervals', throttled ? 'Intended-script0' : 'script0') as IntervalSummarySeries;
+      const exact = series(file, 'intervals', throttled ? 'Intended-script0' : 'script0') as IntervalsSeries;
       expect(exact.timeBase).toBe('absolute');
       exact.rows.forEach((row, i) => {
         const [start, cnt, sum, sum2, min, max] = r[i]!;
@@ -162,7 +162,7 @@ describe('pgbench: aggregated log (--aggregate-interval)', () => {
       });
       if (throttled) {
         // The service time's mean is exact from the sums; its extremes and spread are not known.
-        const service = series(file, 'intervals', 'script0') as IntervalSummarySeries;
+        const service = series(file, 'intervals', 'script0') as IntervalsSeries;
         service.rows.forEach((row, i) => expect(row.mean).toBeCloseTo((r[i]![2]! - r[i]![6]!) / (r[i]![1]! - (columns === 11 ? r[i]![10]! : 0)), 9));
         expect(service.rows.every((row) => row.min === null && row.max === null && row.stddev === null)).toBe(true);
       }
@@ -172,7 +172,7 @@ describe('pgbench: aggregated log (--aggregate-interval)', () => {
   it('interval counts add up to the report’s count, short of the last interval pgbench does not write', async () => {
     for (const [run, log] of cases) {
       const file = await parse(log, fixture(run, log));
-      const counted = (series(file, 'intervals', 'script0') as IntervalSummarySeries).rows.reduce((a, x) => a + x.count, 0);
+      const counted = (series(file, 'intervals', 'script0') as IntervalsSeries).rows.reduce((a, x) => a + x.count, 0);
       const processed = Number(printed(fixture(run, 'stdout.txt'), 'number of transactions actually processed'));
       const widest = Math.max(...rows(fixture(run, log)).map((x) => Number(x[1])));
       expect(counted, run).toBeLessThanOrEqual(processed);
@@ -182,10 +182,10 @@ describe('pgbench: aggregated log (--aggregate-interval)', () => {
 
   it('skipped and (with --failures-detailed) failed transactions per interval are script0-FAILED', async () => {
     const limited = await parse('l', fixture('pg13-aggregate-rate-limit', 'pgbench_log.19128'));
-    expect((series(limited, 'intervals', 'script0-FAILED') as IntervalSummarySeries).rows.map((x) => x.count)).toEqual(rows(fixture('pg13-aggregate-rate-limit', 'pgbench_log.19128')).map((x) => Number(x[10])));
+    expect((series(limited, 'intervals', 'script0-FAILED') as IntervalsSeries).rows.map((x) => x.count)).toEqual(rows(fixture('pg13-aggregate-rate-limit', 'pgbench_log.19128')).map((x) => Number(x[10])));
     const detailed = await parse('d', fixture('pg15-aggregate-failures-rate', 'pgbench_log.24424'));
     const expected = rows(fixture('pg15-aggregate-failures-rate', 'pgbench_log.24424')).map((x) => Number(x[10]) + Number(x[13]) + Number(x[14]));
-    expect((series(detailed, 'intervals', 'script0-FAILED') as IntervalSummarySeries).rows.map((x) => x.count)).toEqual(expected.filter((n) => n > 0));
+    expect((series(detailed, 'intervals', 'script0-FAILED') as IntervalsSeries).rows.map((x) => x.count)).toEqual(expected.filter((n) => n > 0));
     // Without --failures-detailed PostgreSQL 15 writes 0 for failures: nothing is claimed.
     const retries = await parse('r', fixture('pg15-aggregate-retries', 'pgbench_log.24323'));
     expect(series(retries, 'intervals', 'script0-FAILED')).toBeUndefined();
@@ -195,18 +195,18 @@ describe('pgbench: aggregated log (--aggregate-interval)', () => {
 describe('pgbench: report and progress', () => {
   it('whole-run summary as printed: the latency average is the mean (measured with a stddev, else computed by pgbench from run time, and said)', async () => {
     const plain = await parse('stdout.txt', fixture('pg15-plain', 'stdout.txt'));
-    const s = series(plain, 'summary', 'script0') as SummarySeries;
+    const s = series(plain, 'printed', 'script0') as PrintedSeries;
     expect([s.count, s.mean, s.stddev]).toEqual([300, 3842, null]);
     expect(plain.producer?.version).toBe('15.18 (Debian 15.18-0+deb12u1)');
     expect(plain.producer?.settings?.['latency average']).toBe('3.842 ms');
     expect(plain.producer?.settings?.['latency average, how']).toMatch(/run time × clients ÷ transactions/);
     const measured = await parse('stdout.txt', fixture('pg15-aggregate', 'stdout.txt'));
-    const m = series(measured, 'summary', 'script0') as SummarySeries;
+    const m = series(measured, 'printed', 'script0') as PrintedSeries;
     expect([m.count, m.mean, m.stddev]).toEqual([1189, 6716, 12781]);
     expect(measured.producer?.settings?.['latency average, how']).toBeUndefined();
     // PostgreSQL 13 prints tps twice and no version line.
     const old = await parse('stdout.txt', fixture('pg13-plain', 'stdout.txt'));
-    expect((series(old, 'summary', 'script0') as SummarySeries).count).toBe(200);
+    expect((series(old, 'printed', 'script0') as PrintedSeries).count).toBe(200);
     expect(old.producer?.settings?.tps).toBe('1245.915802 (including connections establishing); 1313.196964 (excluding connections establishing)');
   });
 
@@ -214,7 +214,7 @@ describe('pgbench: report and progress', () => {
     const text = fixture('pg15-report-harness', 'stdout.txt');
     const file = await parse('stdout.txt', text);
     expect([file.errors, file.skippedLines]).toEqual([[], 0]);
-    const s = series(file, 'summary', 'script0') as SummarySeries;
+    const s = series(file, 'printed', 'script0') as PrintedSeries;
     expect([s.count, s.mean]).toEqual([Number(printed(text, 'number of transactions actually processed')), micros(printed(text, 'latency average').replace(' ms', ''))]);
     expect(file.series.map((x) => x.op)).toEqual(['script0']);
     expect(file.producer?.settings?.['maximum number of tries']).toBe('1');
@@ -228,7 +228,7 @@ describe('pgbench: report and progress', () => {
     const processed = Number(printed(text, 'number of transactions actually processed'));
     const failed = Number(/^(\d+)/.exec(printed(text, 'number of failed transactions'))![1]);
     expect(failed).toBeGreaterThan(0);
-    const byOp = (op: string) => series(file, 'summary', op) as SummarySeries;
+    const byOp = (op: string) => series(file, 'printed', op) as PrintedSeries;
     expect([byOp('script0').count, byOp('script0').mean]).toEqual([processed, null]);
     expect([byOp('script0-FAILED').count, byOp('script0-FAILED').mean]).toEqual([failed, null]);
     const mean = micros(/^(\S+) ms \(including failures\)$/.exec(printed(text, 'latency average'))![1]!);
@@ -242,19 +242,19 @@ describe('pgbench: report and progress', () => {
   it('--rate: the printed latency average is the intended one; the service mean is it minus the average lag', async () => {
     const text = fixture('pg15-rate-limit', 'stdout.txt');
     const file = await parse('stdout.txt', text);
-    const intended = series(file, 'summary', 'Intended-script0') as SummarySeries;
-    const actual = series(file, 'summary', 'script0') as SummarySeries;
+    const intended = series(file, 'printed', 'Intended-script0') as PrintedSeries;
+    const actual = series(file, 'printed', 'script0') as PrintedSeries;
     const lag = micros(/avg (\S+)/.exec(printed(text, 'rate limit schedule lag'))![1]!);
     expect(intended.mean).toBe(micros(printed(text, 'latency average').replace(' ms', '')));
     expect(intended.stddev).toBe(micros(printed(text, 'latency stddev').replace(' ms', '')));
     expect(actual.mean).toBe((intended.mean as number) - lag);
-    expect((series(file, 'summary', 'script0-FAILED') as SummarySeries).count).toBe(215);
+    expect((series(file, 'printed', 'script0-FAILED') as PrintedSeries).count).toBe(215);
   });
 
   it('progress lines become intervals: count = tps × length (a rate, so within rounding of the report’s count)', async () => {
     const text = fixture('pg15-aggregate', 'stdout.txt');
     const file = await parse('stdout.txt', text);
-    const progress = series(file, 'intervals', 'script0') as IntervalSummarySeries;
+    const progress = series(file, 'intervals', 'script0') as IntervalsSeries;
     const lines = [...text.matchAll(/^progress: (\S+) s, (\S+) tps, lat (\S+) ms stddev ([^,\s]+)/gm)];
     expect(progress.timeBase).toBe('relative');
     expect(progress.rows.map((r) => [r.startUs + r.lengthUs, r.count, r.mean, r.stddev])).toEqual(lines.map((m) => [Number(m[1]) * 1e6, Math.round(Number(m[2])), micros(m[3]!), micros(m[4]!)]));
@@ -262,18 +262,18 @@ describe('pgbench: report and progress', () => {
     expect(Math.abs(total - 1189)).toBeLessThanOrEqual(lines.length);
     // With --progress-timestamp the times are epoch seconds.
     const stamped = await parse('stdout.txt', fixture('pg15-progress-timestamp', 'stdout.txt'));
-    const rowsStamped = (series(stamped, 'intervals', 'script0') as IntervalSummarySeries).rows;
-    expect((series(stamped, 'intervals', 'script0') as IntervalSummarySeries).timeBase).toBe('absolute');
+    const rowsStamped = (series(stamped, 'intervals', 'script0') as IntervalsSeries).rows;
+    expect((series(stamped, 'intervals', 'script0') as IntervalsSeries).timeBase).toBe('absolute');
     expect(rowsStamped.map((r) => r.startUs + r.lengthUs)).toEqual([1795566132498000, 1795566133498000, 1795566134498000]);
   });
 
   it('progress failures and skips are exact counts (script0-FAILED); with lag the intervals split into intended and service means', async () => {
     const failures = await parse('stdout.txt', fixture('pg15-failures', 'stdout.txt'));
-    expect((series(failures, 'intervals', 'script0-FAILED') as IntervalSummarySeries).rows.map((r) => r.count)).toEqual([367, 321, 359]);
+    expect((series(failures, 'intervals', 'script0-FAILED') as IntervalsSeries).rows.map((r) => r.count)).toEqual([367, 321, 359]);
     const limited = await parse('stdout.txt', fixture('pg15-rate-limit', 'stdout.txt'));
-    expect((series(limited, 'intervals', 'script0-FAILED') as IntervalSummarySeries).rows.map((r) => r.count)).toEqual([82, 58, 75]);
-    expect((series(limited, 'intervals', 'Intended-script0') as IntervalSummarySeries).rows[0]!.mean).toBe(6491);
-    expect((series(limited, 'intervals', 'script0') as IntervalSummarySeries).rows[0]!.mean).toBe(6491 - 453);
+    expect((series(limited, 'intervals', 'script0-FAILED') as IntervalsSeries).rows.map((r) => r.count)).toEqual([82, 58, 75]);
+    expect((series(limited, 'intervals', 'Intended-script0') as IntervalsSeries).rows[0]!.mean).toBe(6491);
+    expect((series(limited, 'intervals', 'script0') as IntervalsSeries).rows[0]!.mean).toBe(6491 - 453);
   });
 
   it('several scripts: per-script summaries; progress lines, of all scripts, under a name never counted twice', async () => {
@@ -282,14 +282,14 @@ describe('pgbench: report and progress', () => {
     const blocks = [...text.matchAll(/^ - (\d+) transactions \(.*\n.*\n - latency average = (\S+) ms\n - latency stddev = (\S+) ms/gm)];
     expect(blocks).toHaveLength(2);
     // Per script, and the report's own figures of them all (its first "latency average", computed from run time).
-    expect(file.series.filter((s) => s.kind === 'summary').map((s) => [s.op, (s as SummarySeries).count, (s as SummarySeries).mean, (s as SummarySeries).stddev])).toEqual([
+    expect(file.series.filter((s) => s.kind === 'printed').map((s) => [s.op, (s as PrintedSeries).count, (s as PrintedSeries).mean, (s as PrintedSeries).stddev])).toEqual([
       ...blocks.map((m, i) => [`script${i}`, Number(m[1]), micros(m[2]!), micros(m[3]!)]),
       ['all scripts (all requests)', Number(/^number of transactions actually processed: (\d+)/m.exec(text)![1]), micros(/^latency average = (\S+) ms$/m.exec(text)![1]!), null],
     ]);
     // The same report with the progress lines of a run: they go to "all scripts (all requests)" too.
     const progress = fixture('pg15-aggregate', 'stdout.txt').split('\n').filter((l) => l.startsWith('progress: '));
     const withProgress = await parse('stdout.txt', [...progress, text].join('\n'));
-    expect(withProgress.series.map((s) => `${s.op}:${s.kind}`)).toEqual(['script0:summary', 'script1:summary', 'all scripts (all requests):summary', 'all scripts (all requests):intervals']);
+    expect(withProgress.series.map((s) => `${s.op}:${s.kind}`)).toEqual(['script0:printed', 'script1:printed', 'all scripts (all requests):printed', 'all scripts (all requests):intervals']);
   });
 });
 
@@ -325,11 +325,11 @@ describe('pgbench: detection and bad input', () => {
     const agg = fixture('pg15-aggregate', 'pgbench_log.23917');
     const aggTwice = await parse('pgbench_log', agg + agg);
     expect(aggTwice.errors.map((e) => e.line)).toEqual([5]);
-    expect((series(aggTwice, 'intervals', 'script0') as IntervalSummarySeries).rows).toHaveLength(4);
+    expect((series(aggTwice, 'intervals', 'script0') as IntervalsSeries).rows).toHaveLength(4);
     const report = fixture('pg15-plain', 'stdout.txt');
     const reports = await parse('stdout.txt', report + fixture('pg15-aggregate', 'stdout.txt'));
     expect(reports.errors.map((e) => e.line)).toEqual([15]);
-    expect((series(reports, 'summary', 'script0') as SummarySeries).count).toBe(300);
+    expect((series(reports, 'printed', 'script0') as PrintedSeries).count).toBe(300);
   });
 
   it('a report cut inside its summary says so; CRLF line ends read the same', async () => {
@@ -338,7 +338,7 @@ describe('pgbench: detection and bad input', () => {
     const file = await parse('stdout.txt', cut);
     expect(file.errors.map((e) => [e.line, e.message])).toEqual([[0, expect.stringMatching(/report that starts at line 6 has no "number of transactions actually processed"/)]]);
     // The progress intervals before the cut are kept.
-    expect((series(file, 'intervals', 'script0') as IntervalSummarySeries).rows).toHaveLength(3);
+    expect((series(file, 'intervals', 'script0') as IntervalsSeries).rows).toHaveLength(3);
     for (const [run, name] of [
       ['pg15-rate-limit', 'pgbench_log.23901'],
       ['pg15-rate-limit', 'stdout.txt'],

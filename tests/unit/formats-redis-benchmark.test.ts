@@ -6,7 +6,7 @@ import { redisBenchmarkFormat } from '../../src/formats/redis-benchmark.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
 import { percentileFromDistribution } from '../../src/model/distribution.ts';
-import type { DistributionSeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
+import type { DistributionSeries, ParsedFile, PrintedSeries } from '../../src/model/types.ts';
 
 const DIR = join(import.meta.dirname, '../fixtures/redis-benchmark');
 const fixture = (name: string) => readFileSync(join(DIR, name), 'utf8');
@@ -90,9 +90,9 @@ describe('redis-benchmark: --csv, -q and Redis 6 output', () => {
       .map((l) => l.slice(1, -1).split('","'));
     expect(file.series.map((s) => s.op)).toEqual(rows.map((r) => r[0]));
     rows.forEach((r, i) => {
-      const s = file.series[i] as SummarySeries;
+      const s = file.series[i] as PrintedSeries;
       const [avg, min, p50, p95, p99, max] = r.slice(2).map(micros);
-      expect(s).toMatchObject({ kind: 'summary', unit: 'us', count: 0, mean: avg, min, max, percentiles: { p50, p95, p99 } });
+      expect(s).toMatchObject({ kind: 'printed', unit: 'us', count: 0, mean: avg, min, max, percentiles: { p50, p95, p99 } });
       expect(file.producer?.settings?.[`${r[0]} requests/s`]).toBe(r[1]);
     });
   });
@@ -117,14 +117,14 @@ describe('redis-benchmark: --csv, -q and Redis 6 output', () => {
     const text = fixture('redis-6.0.16-set-get-lpush.txt');
     const file = await parse('a.txt', text);
     expect(file.errors).toEqual([]);
-    expect(file.series.map((s) => [s.op, (s as SummarySeries).count, (s as SummarySeries).mean, (s as SummarySeries).percentiles])).toEqual(
+    expect(file.series.map((s) => [s.op, (s as PrintedSeries).count, (s as PrintedSeries).mean, (s as PrintedSeries).percentiles])).toEqual(
       [...blocks(text)].map(([test, block]) => [test, Number(/(\d+) requests completed/.exec(block)![1]), null, {}]),
     );
     const csv = await parse('a.csv', fixture('redis-6.0.16.csv'));
     expect(csv.series).toEqual([]);
     expect(csv.producer?.settings).toEqual({ 'SET requests/s': '56179.77', 'GET requests/s': '56022.41', 'INCR requests/s': '55865.92' });
     const quiet7 = await parse('q.txt', fixture('redis-7.0.15-quiet.txt'));
-    expect(quiet7.series.map((s) => [s.op, (s as SummarySeries).percentiles])).toEqual([
+    expect(quiet7.series.map((s) => [s.op, (s as PrintedSeries).percentiles])).toEqual([
       ['SET', { p50: 671 }],
       ['GET', { p50: 615 }],
       ['MSET (10 keys)', { p50: 687 }],

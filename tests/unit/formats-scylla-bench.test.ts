@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
 import { goDurationToNanos } from '../../src/formats/scylla-bench.ts';
-import type { HistogramSeries, IntervalSummarySeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
+import type { HistogramSeries, IntervalsSeries, ParsedFile, PrintedSeries } from '../../src/model/types.ts';
 
 /**
  * scylla-bench on real output of v0.1.0, v1.1.1 and v1.3.2 (tests/fixtures/scylla-bench,
@@ -23,15 +23,15 @@ async function parse(name: string, text: string): Promise<ParsedFile> {
   return out;
 }
 
-function intervals(file: ParsedFile, op: string): IntervalSummarySeries {
+function intervals(file: ParsedFile, op: string): IntervalsSeries {
   const s = file.series.find((x) => x.op === op && x.kind === 'intervals');
   if (!s || s.kind !== 'intervals') throw new Error(`no intervals for ${op}`);
   return s;
 }
 
-function summary(file: ParsedFile, op: string): SummarySeries | undefined {
-  const s = file.series.find((x) => x.op === op && x.kind === 'summary');
-  return s?.kind === 'summary' ? s : undefined;
+function summary(file: ParsedFile, op: string): PrintedSeries | undefined {
+  const s = file.series.find((x) => x.op === op && x.kind === 'printed');
+  return s?.kind === 'printed' ? s : undefined;
 }
 
 /** The test's own reading of the per-second rows: [time text, ops, errors, line]. */
@@ -222,7 +222,7 @@ describe('scylla-bench bad input', () => {
     expect(file.errors).toEqual([expect.objectContaining({ line: third.line, message: expect.stringMatching(/a cut or garbled row/) })]);
     expect(file.skippedLines).toBe(1);
     expect(intervals(file, 'write').rows).toHaveLength(2);
-    expect(file.series.some((s) => s.kind === 'summary')).toBe(false);
+    expect(file.series.some((s) => s.kind === 'printed')).toBe(false);
   });
 
   it('Go log lines glued to a row (retries) leave the row readable', async () => {
@@ -248,7 +248,7 @@ describe('scylla-bench bad input', () => {
     expect(write.rows).toHaveLength(2 * rows.length);
     expect(sum(write.rows.map((r) => r.count))).toBe(2 * totalOps(text));
     expect(write.rows[rows.length]?.startUs).toBe(Number((rows.at(-1)?.time as string).replace('s', '')) * 1e6);
-    expect(file.series.some((s) => s.kind === 'summary')).toBe(false);
+    expect(file.series.some((s) => s.kind === 'printed')).toBe(false);
     expect(file.producer?.settings?.runs).toMatch(/^2 runs/);
   });
 

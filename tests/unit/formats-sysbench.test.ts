@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import { sysbenchFormat } from '../../src/formats/sysbench.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
-import type { DistributionSeries, IntervalSummarySeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
+import type { DistributionSeries, IntervalsSeries, ParsedFile, PrintedSeries } from '../../src/model/types.ts';
 
 const DIR = join(import.meta.dirname, '../fixtures/sysbench');
 const fixture = (name: string) => readFileSync(join(DIR, name), 'utf8');
@@ -135,27 +135,27 @@ describe('sysbench: interval reports and final statistics', () => {
     const file = await parse('a.txt', text);
     expect(file.errors).toEqual([]);
     const lines = [...text.matchAll(/^\[ (\d+)s \] thds: \d+ tps: (\S+) .* lat \(ms,99%\): (\S+) err\/s: (\S+)/gm)];
-    const intervals = series(file, 'intervals', 'transaction') as IntervalSummarySeries;
+    const intervals = series(file, 'intervals', 'transaction') as IntervalsSeries;
     expect(intervals.rows.map((r) => [r.startUs, r.lengthUs, r.count, r.percentiles.p99])).toEqual(lines.map((m) => [(Number(m[1]) - 1) * 1e6, 1e6, Math.round(Number(m[2])), micros(m[3]!)]));
     const events = Number(stat(text, 'total number of events'));
     expect(Math.abs(intervals.rows.reduce((a, r) => a + r.count, 0) - events)).toBeLessThanOrEqual(events * 0.01);
     // Ignored errors are failed attempts: exact in the final statistics, rates per interval.
-    expect((series(file, 'summary', 'transaction-FAILED') as SummarySeries).count).toBe(Number(stat(text, 'ignored errors')));
-    expect((series(file, 'intervals', 'transaction-FAILED') as IntervalSummarySeries).rows.map((r) => r.count)).toEqual(lines.map((m) => Math.round(Number(m[4]))));
-    const summary = series(file, 'summary', 'transaction') as SummarySeries;
+    expect((series(file, 'printed', 'transaction-FAILED') as PrintedSeries).count).toBe(Number(stat(text, 'ignored errors')));
+    expect((series(file, 'intervals', 'transaction-FAILED') as IntervalsSeries).rows.map((r) => r.count)).toEqual(lines.map((m) => Math.round(Number(m[4]))));
+    const summary = series(file, 'printed', 'transaction') as PrintedSeries;
     expect([summary.count, summary.min, summary.max, summary.percentiles]).toEqual([events, micros(stat(text, 'min')), micros(stat(text, 'max')), { p99: micros(stat(text, '99th percentile')) }]);
     expect(summary.mean).toBeCloseTo(micros(stat(text, 'sum')) / events, 9);
   });
 
   it('1.x eps lines (non-database tests) are events; lines that hold no count (memory, --rate queue) are passed over', async () => {
     const cpu = await parse('a.txt', fixture('sysbench-1.0.20-cpu-histogram.txt'));
-    expect((series(cpu, 'intervals', 'event') as IntervalSummarySeries).rows.map((r) => r.count)).toEqual([1365, 1622, 1488, 1849, 1809]);
+    expect((series(cpu, 'intervals', 'event') as IntervalsSeries).rows.map((r) => r.count)).toEqual([1365, 1622, 1488, 1849, 1809]);
     const memory = await parse('a.txt', fixture('sysbench-1.0.20-memory.txt'));
     expect(memory.errors).toEqual([]);
-    expect(memory.series.map((s) => [s.kind, s.op])).toEqual([['summary', 'event']]);
+    expect(memory.series.map((s) => [s.kind, s.op])).toEqual([['printed', 'event']]);
     const rate = await parse('a.txt', fixture('sysbench-1.0.20-oltp-point-select-rate.txt'));
     expect(rate.errors).toEqual([]);
-    expect((series(rate, 'intervals', 'transaction') as IntervalSummarySeries).rows).toHaveLength(4);
+    expect((series(rate, 'intervals', 'transaction') as IntervalsSeries).rows).toHaveLength(4);
   });
 
   it('0.5 and 0.4: their own line and summary layouts, intervals as declared ("every 5 second(s)")', async () => {
@@ -163,20 +163,20 @@ describe('sysbench: interval reports and final statistics', () => {
     const a = await parse('a.res', reads);
     expect(a.errors).toEqual([]);
     expect(a.producer?.version).toBe('0.5');
-    const rows = (series(a, 'intervals', 'transaction') as IntervalSummarySeries).rows;
+    const rows = (series(a, 'intervals', 'transaction') as IntervalsSeries).rows;
     const lines = [...reads.matchAll(/^\[ *(\d+)s\] threads: \d+, tps: (\S+), .*response time: (\S+)ms \(95%\)/gm)];
     expect(rows.map((r) => [r.startUs + r.lengthUs, r.count, r.percentiles.p95])).toEqual(lines.map((m) => [Number(m[1]) * 1e6, Math.round(Number(m[2]) * 5), micros(m[3]!)]));
-    const summary = series(a, 'summary', 'transaction') as SummarySeries;
+    const summary = series(a, 'printed', 'transaction') as PrintedSeries;
     expect(summary.count).toBe(Number(stat(reads, 'total number of events')));
     // 0.5 prints the latency sum in seconds: the mean is sum ÷ events.
     expect(summary.mean).toBeCloseTo((Number(stat(reads, 'total time taken by event execution').replace('s', '')) * 1e6) / summary.count, 6);
     expect(summary.percentiles).toEqual({ p95: micros(stat(reads, 'approx.  95 percentile')) });
     const errors = await parse('b.res', fixture('sysbench-0.5-oltp-ro-errors-column.res'));
-    expect((series(errors, 'intervals', 'transaction') as IntervalSummarySeries).rows[0]).toMatchObject({ startUs: 0, lengthUs: 2e6, count: 7092, percentiles: { p95: 120540 } });
-    expect(series(errors, 'summary', 'transaction-FAILED')).toBeUndefined();
+    expect((series(errors, 'intervals', 'transaction') as IntervalsSeries).rows[0]).toMatchObject({ startUs: 0, lengthUs: 2e6, count: 7092, percentiles: { p95: 120540 } });
+    expect(series(errors, 'printed', 'transaction-FAILED')).toBeUndefined();
     const old = await parse('c.res', fixture('sysbench-0.4.12-oltp-ro.res'));
     expect(old.errors).toEqual([]);
-    expect(series(old, 'summary', 'transaction')).toMatchObject({ count: 212131, min: 160, max: 990, percentiles: { p95: 350 } });
+    expect(series(old, 'printed', 'transaction')).toMatchObject({ count: 212131, min: 160, max: 990, percentiles: { p95: 350 } });
   });
 });
 
@@ -187,7 +187,7 @@ describe('sysbench: bad input', () => {
     const lines = one.split('\n').length - 1;
     expect(file.errors.map((e) => e.line)).toEqual([lines + 1]);
     expect(file.skippedLines).toBe(lines);
-    expect((series(file, 'summary', 'event') as SummarySeries).count).toBe(Number(stat(one, 'total number of events')));
+    expect((series(file, 'printed', 'event') as PrintedSeries).count).toBe(Number(stat(one, 'total number of events')));
   });
 
   it('a run interrupted mid-interval keeps its interval lines and says the statistics are missing', async () => {
@@ -196,7 +196,7 @@ describe('sysbench: bad input', () => {
     const file = await parse('a.txt', cut);
     const cutLine = cut.split('\n').length;
     expect(file.errors.map((e) => e.line)).toEqual([cutLine, 0]);
-    expect((series(file, 'intervals', 'transaction') as IntervalSummarySeries).rows).toHaveLength(2);
+    expect((series(file, 'intervals', 'transaction') as IntervalsSeries).rows).toHaveLength(2);
   });
 
   it('CRLF line ends read the same; a damaged interval or histogram line is reported with its line', async () => {

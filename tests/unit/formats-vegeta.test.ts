@@ -5,7 +5,7 @@ import { loadAndAnalyse, loadPaths } from '../../src/cli/load-paths.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
 import { goDurationToNanos } from '../../src/formats/vegeta.ts';
-import type { ParsedFile, RawSeries, SummarySeries } from '../../src/model/types.ts';
+import type { ParsedFile, RawSeries, PrintedSeries } from '../../src/model/types.ts';
 import { latencies } from '../helpers/raw-samples.ts';
 
 /**
@@ -118,14 +118,14 @@ describe('vegeta reports', () => {
       const rows = csvRows(fixture(run === 'single' ? 'single.csv.gz' : 'mixed.csv'));
       const ns = sorted(rows.map((r) => r.ns));
       const report = await parse(`${run}-report.json`, fixture(`${run}-report.json`));
-      const ok = report.series.find((s) => s.op === 'requests') as SummarySeries;
-      const failed = report.series.find((s) => s.op === 'requests-FAILED') as SummarySeries | undefined;
+      const ok = report.series.find((s) => s.op === 'requests') as PrintedSeries;
+      const failed = report.series.find((s) => s.op === 'requests-FAILED') as PrintedSeries | undefined;
       // vegeta's success: codes 200–399.
       const okCount = rows.filter((r) => r.code >= 200 && r.code < 400).length;
       expect([ok.count, failed?.count ?? 0], run).toEqual([okCount, rows.length - okCount]);
       // vegeta's latencies are of all requests, failed ones included: never the successes' alone.
-      const all = report.series.find((s) => s.op === 'requests (including failures)') as SummarySeries | undefined;
-      const figures = failed ? (all as SummarySeries) : ok;
+      const all = report.series.find((s) => s.op === 'requests (including failures)') as PrintedSeries | undefined;
+      const figures = failed ? (all as PrintedSeries) : ok;
       expect(figures.count, run).toBe(rows.length);
       if (failed) expect([ok.mean, ok.min, ok.max, ok.percentiles, failed.mean], run).toEqual([null, null, null, {}, null]);
       expect([figures.min, figures.max], run).toEqual([ns[0], ns[ns.length - 1]]);
@@ -145,7 +145,7 @@ describe('vegeta reports', () => {
 
   it('text report: the JSON report rounded as vegeta rounds (to the next smaller unit)', async () => {
     for (const run of ['single', 'mixed']) {
-      const withLatencies = (f: ParsedFile) => f.series.find((s) => (s as SummarySeries).mean !== null) as SummarySeries;
+      const withLatencies = (f: ParsedFile) => f.series.find((s) => (s as PrintedSeries).mean !== null) as PrintedSeries;
       expect(withLatencies(await parse(`${run}-report.txt`, fixture(`${run}-report.txt`))).op).toBe(run === 'single' ? 'requests' : 'requests (including failures)');
       const json = withLatencies(await parse(`${run}-report.json`, fixture(`${run}-report.json`)));
       const text = withLatencies(await parse(`${run}-report.txt`, fixture(`${run}-report.txt`)));
@@ -166,10 +166,10 @@ describe('vegeta reports', () => {
     for (const name of ['mostly-failed-report.json', 'mostly-failed-report.txt']) {
       const f = await parse(name, fixture(name));
       expect(f.errors, name).toEqual([]);
-      const byOp = new Map(f.series.map((s) => [s.op, s as SummarySeries]));
+      const byOp = new Map(f.series.map((s) => [s.op, s as PrintedSeries]));
       expect([...byOp.keys()], name).toEqual(['requests', 'requests-FAILED', 'requests (including failures)']);
       expect([byOp.get('requests')?.count, byOp.get('requests')?.mean, byOp.get('requests-FAILED')?.count], name).toEqual([ok, null, json.requests - ok]);
-      const all = byOp.get('requests (including failures)') as SummarySeries;
+      const all = byOp.get('requests (including failures)') as PrintedSeries;
       expect(all.count, name).toBe(json.requests);
       // The text report rounds (to 1 µs from 1 ms on): within 500 ns of the JSON's ns here.
       const within = name.endsWith('.txt') ? 500 : 0;
@@ -191,7 +191,7 @@ describe('vegeta reports', () => {
 
   it('several text reports appended in one file are clients of their own', async () => {
     const f = await parse('reports.txt', `${fixture('single-report.txt')}\n${fixture('mixed-report.txt')}`);
-    expect(f.series.map((s) => `${s.client}|${s.op}|${(s as SummarySeries).count}`)).toEqual(['report 1|requests|1000', 'report 2|requests|139', 'report 2|requests-FAILED|61', 'report 2|requests (including failures)|200']);
+    expect(f.series.map((s) => `${s.client}|${s.op}|${(s as PrintedSeries).count}`)).toEqual(['report 1|requests|1000', 'report 2|requests|139', 'report 2|requests-FAILED|61', 'report 2|requests (including failures)|200']);
     expect(f.errors).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
 import { wrkTimeToMicros } from '../../src/formats/wrk.ts';
-import type { DistributionSeries, ParsedFile, SummarySeries } from '../../src/model/types.ts';
+import type { DistributionSeries, ParsedFile, PrintedSeries } from '../../src/model/types.ts';
 
 /**
  * wrk and wrk2 stdout (src/formats/wrk.ts) on real outputs (tests/fixtures/wrk/, SOURCES.md):
@@ -21,7 +21,7 @@ async function parse(name: string, text = fixture(name)): Promise<ParsedFile> {
 }
 
 const byOp = (f: ParsedFile, op: string) => f.series.find((s) => s.op === op);
-const summaryOf = (f: ParsedFile, op: string) => byOp(f, op) as SummarySeries;
+const summaryOf = (f: ParsedFile, op: string) => byOp(f, op) as PrintedSeries;
 const distributionOf = (f: ParsedFile, op: string) => byOp(f, op) as DistributionSeries;
 
 /** `N requests in …`, `Non-2xx or 3xx responses: N` and the socket errors, as printed. */
@@ -171,13 +171,13 @@ describe('wrk', () => {
       const f = await parse(name, text);
       const counts = printedCounts(text);
       const url = /@ (\S+)/.exec(text)?.[1] ?? '';
-      const ok = f.series.find((s) => s.op === url) as SummarySeries | undefined;
+      const ok = f.series.find((s) => s.op === url) as PrintedSeries | undefined;
       expect(ok?.count ?? 0, name).toBe(counts.requests - counts.non2xx);
       expect(summaryOf(f, `${url}-FAILED`).count, name).toBe(counts.non2xx + counts.socket);
       // wrk's thread stats cover every completed response, non-2xx ones too, not the socket errors.
       const stats = /Latency\s+(\S+)\s+(\S+)\s+(\S+)/.exec(text) as RegExpExecArray;
       // Every response failed (wrk-404): the figures are the failures' own.
-      const carrier = counts.non2xx === 0 ? (ok as SummarySeries) : counts.non2xx === counts.requests && counts.socket === 0 ? summaryOf(f, `${url}-FAILED`) : summaryOf(f, `${url} (including failures)`);
+      const carrier = counts.non2xx === 0 ? (ok as PrintedSeries) : counts.non2xx === counts.requests && counts.socket === 0 ? summaryOf(f, `${url}-FAILED`) : summaryOf(f, `${url} (including failures)`);
       expect([carrier.count, carrier.mean, carrier.max], name).toEqual([counts.requests, wrkTimeToMicros(stats[1] ?? ''), wrkTimeToMicros(stats[3] ?? '')]);
       if (counts.non2xx > 0 && ok) expect([ok.mean, ok.max, ok.percentiles], name).toEqual([null, null, {}]);
     }

@@ -5,7 +5,7 @@ import { rawSeries } from '../helpers/raw-samples.ts';
 import type { FormatId, LatencySeries, ParsedFile } from '../../src/model/types.ts';
 
 function file(path: string, format: FormatId, ops: string[], extra: Partial<ParsedFile> = {}): ParsedFile {
-  const series: LatencySeries[] = ops.map((op) => ({ kind: 'summary', op, unit: 'us', count: 1, mean: 1, min: 1, max: 1, percentiles: {}, returns: {} }));
+  const series: LatencySeries[] = ops.map((op) => ({ kind: 'printed', op, unit: 'us', count: 1, mean: 1, min: 1, max: 1, percentiles: {}, returns: {} }));
   return { path, format, series, errors: [], skippedLines: 0, lines: 1, ...extra };
 }
 

@@ -46,7 +46,7 @@ describe('prefixed real outputs read as the outputs without the prefix', () => {
     const plain = await parsed('sct/cassandra-stress-l1-c0-k1.log', `TAG: loader_idx:0-cpu_idx:0-keyspace_idx:1\n${original}`);
     expect(content(prefixed)).toEqual(content(plain));
     expect(prefixed.format).toBe('cassandra-stress');
-    expect(prefixed.series.map((s) => `${s.op}:${s.kind}`)).toEqual(['READ:intervals', 'WRITE:intervals', 'READ:summary', 'WRITE:summary']);
+    expect(prefixed.series.map((s) => `${s.op}:${s.kind}`)).toEqual(['READ:intervals', 'WRITE:intervals', 'READ:printed', 'WRITE:printed']);
     // Every line with content carried the prefix; blank lines carry none (SCT writes them as they are).
     const withContent = text.split('\n').filter((l) => l.trim().length > 0).length;
     expect(prefixed.linePrefix).toEqual({ shape: 'bracketed-timestamp', label: '[date time] timestamps (a test harness, ts)', lines: withContent });
@@ -88,7 +88,7 @@ describe('prefixed real outputs read as the outputs without the prefix', () => {
     expect(content(prefixed)).toEqual(content(plain));
     expect(prefixed.format).toBe('wrk');
     const summary = prefixed.series[0];
-    expect(summary?.kind === 'summary' && summary.count).toBe(36743);
+    expect(summary?.kind === 'printed' && summary.count).toBe(36743);
     expect(prefixed.linePrefix).toMatchObject({ shape: 'rfc3339-timestamp', lines: 13 });
   });
 });

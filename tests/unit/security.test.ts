@@ -137,7 +137,7 @@ describe('JavaScript property names as op, tag and figure names', () => {
       return f;
     }) as ParsedFile[];
     expect(summary?.series.map((s) => s.op)).toEqual(NAMES);
-    for (const s of summary?.series ?? []) if (s.kind === 'summary') expect(Object.keys(s.returns)).toEqual([s.op]);
+    for (const s of summary?.series ?? []) if (s.kind === 'printed') expect(Object.keys(s.returns)).toEqual([s.op]);
     expect(Object.keys(status?.status?.[0]?.ops ?? {})).toEqual(NAMES);
     expect(log?.series.map((s) => s.op)).toEqual(NAMES);
     expect(({} as Record<string, unknown>).count).toBeUndefined();

@@ -66,7 +66,7 @@ describe('figures a producer printed are reported in µs, whatever unit its seri
   const run = (series: ParsedFile['series']): ParsedFile => ({ path: 'ms/client1.txt', format: 'generic-csv', series, errors: [], skippedLines: 0, lines: 1 });
 
   it('a summary and a periodic report in ms', () => {
-    const summary = run([{ kind: 'summary', op: 'GET', unit: 'ms', count: 10, mean: 1.5, stddev: 0.25, min: 0.5, max: 12.25, percentiles: { p50: 1.25, p99: 9.5 }, returns: {} }]);
+    const summary = run([{ kind: 'printed', op: 'GET', unit: 'ms', count: 10, mean: 1.5, stddev: 0.25, min: 0.5, max: 12.25, percentiles: { p50: 1.25, p99: 9.5 }, returns: {} }]);
     const periodic = run([
       {
         kind: 'intervals',

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ParsedFile, SummarySeries } from '../../src/model/types.ts';
+import type { ParsedFile, PrintedSeries } from '../../src/model/types.ts';
 import { ycsbTextFormat } from '../../src/formats/ycsb-text.ts';
 
 const CORPUS = join(import.meta.dirname, '../fixtures/corpus');
@@ -46,9 +46,9 @@ function parse(lines: string[], path = 'test.txt'): ParsedFile {
 
 const parseText = (text: string, path?: string) => parse(splitLines(text), path);
 
-/** The oracle's verbatim YCSB figures of one op, in the shape of a SummarySeries. */
-function oracleSeries(op: string, ycsb: Record<string, number>): Omit<SummarySeries, 'kind' | 'unit'> {
-  const series: Omit<SummarySeries, 'kind' | 'unit'> = { op, count: NaN, mean: null, min: null, max: null, percentiles: {}, returns: {} };
+/** The oracle's verbatim YCSB figures of one op, in the shape of a PrintedSeries. */
+function oracleSeries(op: string, ycsb: Record<string, number>): Omit<PrintedSeries, 'kind' | 'unit'> {
+  const series: Omit<PrintedSeries, 'kind' | 'unit'> = { op, count: NaN, mean: null, min: null, max: null, percentiles: {}, returns: {} };
   for (const [key, value] of Object.entries(ycsb)) {
     if (key === 'Operations' || key === 'Total Operations') series.count = value;
     else if (key === 'AverageLatency(us)' || key === 'Average') series.mean = value;
@@ -86,7 +86,7 @@ describe('ycsb-text: corpus stdout against expected.json', () => {
     expect(parsed.series.map((s) => s.op).sort()).toEqual(oracle.map((s) => s.op).sort());
     for (const want of oracle) {
       const got = parsed.series.find((s) => s.op === want.op);
-      expect(got, want.op).toEqual({ kind: 'summary', unit: 'us', ...want });
+      expect(got, want.op).toEqual({ kind: 'printed', unit: 'us', ...want });
     }
 
     const overall = run.ycsbOverall.find((o) => o.client === client.client);
@@ -310,7 +310,7 @@ describe('ycsb-text: variants YCSB prints that the corpus lacks', () => {
     );
     expect(f.errors).toEqual([]);
     expect(f.series).toEqual([
-      { kind: 'summary', op: 'READ', unit: 'us', count: 10, mean: 1500.5, min: 800, max: 4100, percentiles: { p95: 3000, p99: 4000 }, returns: { OK: 10 } },
+      { kind: 'printed', op: 'READ', unit: 'us', count: 10, mean: 1500.5, min: 800, max: 4100, percentiles: { p95: 3000, p99: 4000 }, returns: { OK: 10 } },
     ]);
   });
 
@@ -324,7 +324,7 @@ describe('ycsb-text: variants YCSB prints that the corpus lacks', () => {
       '[INSERT], Operations, 1',
       '[INSERT], 95thPercentileLatency(ms), 4',
     );
-    const percentiles = f.series.map((s) => (s.kind === 'summary' ? s.percentiles : null));
+    const percentiles = f.series.map((s) => (s.kind === 'printed' ? s.percentiles : null));
     expect(percentiles).toEqual([{ p50: 7, p1: 5, 'p99.9': 9, 'p99.99': 9 }, { p95: 4000 }]);
   });
 

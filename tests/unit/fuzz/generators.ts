@@ -11,7 +11,7 @@ import type {
   RawSeries,
   StatusOpFigures,
   StatusPoint,
-  SummarySeries,
+  PrintedSeries,
 } from '../../../src/model/types.ts';
 
 /**
@@ -504,8 +504,8 @@ export const ycsbTextArb: fc.Arbitrary<Generated> = fc
       );
       if (s.p999 !== undefined) lines.push(`[${s.op}], 99.9PercentileLatency(us), ${s.p999}`);
       for (const r of s.returns) lines.push(`[${s.op}], Return=${r.status}, ${r.n}`);
-      const series: SummarySeries = {
-        kind: 'summary',
+      const series: PrintedSeries = {
+        kind: 'printed',
         op: s.op,
         unit: 'us',
         count: s.count,
