@@ -19,9 +19,8 @@ import { AXIS, ChartFrame, GRID, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
 
 /*
- * The cost-factor chart: DynamoDB provisioned and on-demand against a cluster's price, per run.
- * One file of over 500 lines: the rows, the bars, the inputs and the formula note all show the same
- * cost model's parameters, and the tests read them as one chart.
+ * The cost-factor chart: DynamoDB provisioned and on-demand against a cluster's price, per run —
+ * the bars, the inputs and the formula note. The rows and prices it draws are src/display/cost-rows.ts.
  */
 
 const dollars = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
