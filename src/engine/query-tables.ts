@@ -7,7 +7,8 @@ import type { Analysis } from './analyse.ts';
 import { INPUT_DIR, type Db, type InputHandle } from './db.ts';
 import { mergeHistograms } from './queries.ts';
 export { QUERY_TABLES } from './query-schema.ts';
-import { requestSelect, type FileColumn } from './request-columns.ts';
+import { requestSelect, type FileColumn, type RequestSelect } from './request-columns.ts';
+import { materialiseParserRows, type Reread } from './request-rows.ts';
 import type { Store } from './store.ts';
 import { dbBacked, mergeGroups, windowBounds, type AnalysisWindow } from './summary.ts';
 
@@ -35,6 +36,10 @@ export interface QueryFile {
   format: FormatId;
   /** Where DuckDB can read the file's own bytes; null where it cannot (not kept, or not a file). */
   handle: InputHandle | null;
+  /** The parser read per-request samples from it (raw series). */
+  perRequest: boolean;
+  /** How to read it again, for its parser's rows; absent where it cannot be. */
+  reread?: Reread;
 }
 
 export interface QueryContext {
@@ -77,20 +82,45 @@ const CSV_FORMATS: ReadonlySet<FormatId> = new Set(['generic-csv', 'jmeter', 'k6
 
 const mentions = (sql: string, pattern: RegExp) => pattern.test(sql);
 
+/** One input, the same across loads: its path and what it is read from. */
+function inputKey(path: string, handle: InputHandle | null): string {
+  return `${path}\u0000${handle === null ? '' : 'file' in handle ? `${handle.file.name}:${handle.file.size}:${handle.file.lastModified}` : 'path' in handle ? handle.path : handle.url}`;
+}
+
+/** `requests` from an input's parser rows (request-rows.ts): its operations and their failures, each once. */
+const PARSER_ROWS: RequestSelect = {
+  op: `CASE WHEN t.kind = 'failed' THEN regexp_replace(t.op, '-FAILED$', '', 'i') ELSE t.op END`,
+  client: 't.client',
+  timeMs: 't.time_ms',
+  latencyUs: 't.latency_us',
+  ok: `t.kind <> 'failed'`,
+  status: 'NULL',
+  message: 'NULL',
+  thread: 'NULL',
+  url: 'NULL',
+  where: `t.kind IN ('op', 'failed')`,
+};
+
 /** The query tables of one Db: built for a state (data version, window, labels) when a query needs them. */
 export class QueryTables {
   private builtFor = '';
+  private dataVersion = -1;
   private bucketsBuiltFor = '';
   private filesBuiltFor = '';
   /** Registered name of each input, once registered (a handle is registered once). */
   private readonly registered = new Map<string, string>();
+  /** Table of each input's parser rows (inputKey → name), and those made for the current data. */
+  private readonly parserTables = new Map<string, string>();
+  private readonly materialised = new Set<string>();
+  /** Files (by n) whose `requests` rows come from their parser but are not read yet. */
+  private pending = new Set<number>();
 
   constructor(private readonly db: Db) {
     for (const sql of MACRO_SQL) db.exec(sql);
   }
 
   /** Makes sure the tables `sql` may read reflect `ctx`. */
-  prepare(ctx: QueryContext, sql: string): void {
+  async prepare(ctx: QueryContext, sql: string, signal: AbortSignal): Promise<void> {
     const key = `${ctx.store.version}\u0000${JSON.stringify(ctx.window)}\u0000${JSON.stringify(ctx.labels)}`;
     if (key !== this.builtFor) {
       this.buildSummaryTables(ctx);
@@ -103,8 +133,15 @@ export class QueryTables {
       this.buildLatencyBuckets(ctx);
       this.bucketsBuiltFor = key;
     }
-    if (this.filesBuiltFor !== key && mentions(sql, /\b(requests|files|file_\d+)\b/i)) {
-      this.buildFileViews(ctx);
+    if (ctx.store.version !== this.dataVersion) {
+      // New data: rows read from parsers before are of files that may be gone or changed.
+      for (const table of this.materialised) this.db.exec(`DROP TABLE IF EXISTS ${table}`);
+      this.materialised.clear();
+      this.dataVersion = ctx.store.version;
+    }
+    // Views are remade when a query names a table of files; parser rows are read for the files it names.
+    if (mentions(sql, /\b(requests|files|file_\d+)\b/i) && (this.filesBuiltFor !== key || this.needsParserRows(sql))) {
+      await this.buildFileViews(ctx, sql, signal);
       this.filesBuiltFor = key;
     }
   }
@@ -206,6 +243,7 @@ export class QueryTables {
       client: str(files.map((f) => clientOf(f.path))),
       format: str(files.map((f) => f.format)),
       queryable: bool(files.map(() => false)),
+      requests_from: str(files.map(() => null)),
     });
   }
 
@@ -242,33 +280,48 @@ export class QueryTables {
 
   }
 
-  /** `file_<n>` over each CSV-shaped input DuckDB can read, and `requests` over those with per-request rows. */
-  private buildFileViews({ files }: QueryContext): void {
+  /**
+   * `file_<n>` and `requests`. Each input DuckDB can read in place gets its view over the file (no
+   * copy). An input with per-request rows that DuckDB cannot read, or whose columns `requests`
+   * cannot take, is read again by its parser on the first query that names `requests` or its
+   * `file_<n>` (src/engine/request-rows.ts), into a table kept until the data change.
+   */
+  private async buildFileViews({ files }: QueryContext, sql: string, signal: AbortSignal): Promise<void> {
     for (const row of this.db.query(`SELECT view_name AS t FROM duckdb_views() WHERE NOT internal AND regexp_matches(view_name, '^file_[0-9]+$')`)) {
       this.db.exec(`DROP VIEW IF EXISTS ${quoteIdent(row.t as string)}`);
     }
+    const everyFile = mentions(sql, /\brequests\b/i);
+    const named = new Set([...sql.matchAll(/\bfile_(\d+)\b/gi)].map((m) => Number(m[1])));
     const selects: string[] = [];
-    files.forEach((f, i) => {
+    this.pending.clear();
+    for (const [i, f] of files.entries()) {
       const n = i + 1;
-      if (!f.handle || !CSV_FORMATS.has(f.format)) return;
-      const name = this.register(f.path, f.handle);
-      const reader = this.sniffedReader(name);
-      // Not CSV after all (a JTL in XML, k6's or vegeta's JSON output, split into nonsense): no view.
-      if (!reader || reader.columns.length < 3 || /^[[{<]/.test(reader.columns[0]?.name ?? '')) return;
-      this.db.exec(`CREATE VIEW file_${n} AS SELECT * FROM ${reader.sql}`);
-      const { columns } = reader;
-      this.db.query(`UPDATE files SET queryable = true WHERE n = ?`, [n]);
-      const select = requestSelect(f.format, columns);
-      if (select) {
-        // The file's run and client as scalar subqueries, read once per query (a join per row cost more).
-        const of = (column: string) => `(SELECT ${column} FROM files WHERE n = ${n})`;
-        selects.push(`SELECT ${of('run')} AS run, ${of('client')} AS client, ${n} AS file, ${select.op}::VARCHAR AS op, (${select.timeMs})::DOUBLE AS time_ms,
-            (${select.latencyUs})::DOUBLE AS latency_us, (${select.ok})::BOOLEAN AS ok, (${select.status})::VARCHAR AS status,
-            (${select.message})::VARCHAR AS message,
-            (${select.thread})::VARCHAR AS thread, (${select.url})::VARCHAR AS url
-          FROM file_${n} AS t${select.where ? ` WHERE ${select.where}` : ''}`);
+      const reader = f.handle ? this.inPlaceReader(f, f.handle) : null;
+      if (reader) this.db.exec(`CREATE VIEW file_${n} AS SELECT * FROM ${reader.sql}`);
+      const select = reader && requestSelect(f.format, reader.columns);
+      let from: 'file' | 'parser' | null = select ? 'file' : null;
+      let source = `file_${n}`;
+      if (!select && f.perRequest && f.reread) {
+        from = 'parser';
+        source = this.parserRowsTable(f);
+        if (!this.materialised.has(source) && (everyFile || named.has(n))) await this.materialise(source, f, f.reread, signal);
+        if (!this.materialised.has(source)) {
+          this.pending.add(n);
+          source = '';
+        }
+        else if (!reader) this.db.exec(`CREATE VIEW file_${n} AS SELECT * FROM ${source}`);
       }
-    });
+      this.db.query(`UPDATE files SET queryable = ?, requests_from = ? WHERE n = ?`, [reader !== null || (from === 'parser' && source !== ''), from, n]);
+      if (!source || !from) continue;
+      // The file's run and client as scalar subqueries, read once per query (a join per row cost more).
+      const of = (column: string) => `(SELECT ${column} FROM files WHERE n = ${n})`;
+      const s = select ?? PARSER_ROWS;
+      selects.push(`SELECT ${of('run')} AS run, ${s.client ? `coalesce(${s.client}, ${of('client')})` : of('client')} AS client, ${n} AS file, ${s.op}::VARCHAR AS op, (${s.timeMs})::DOUBLE AS time_ms,
+          (${s.latencyUs})::DOUBLE AS latency_us, (${s.ok})::BOOLEAN AS ok, (${s.status})::VARCHAR AS status,
+          (${s.message})::VARCHAR AS message,
+          (${s.thread})::VARCHAR AS thread, (${s.url})::VARCHAR AS url
+        FROM ${source} AS t${s.where ? ` WHERE ${s.where}` : ''}`);
+    }
     this.db.exec('DROP VIEW IF EXISTS requests');
     this.db.exec(
       selects.length
@@ -276,6 +329,38 @@ export class QueryTables {
         : `CREATE VIEW requests AS SELECT NULL::VARCHAR AS run, NULL::VARCHAR AS client, NULL::INTEGER AS file, NULL::VARCHAR AS op, NULL::DOUBLE AS time_ms,
              NULL::DOUBLE AS latency_us, NULL::BOOLEAN AS ok, NULL::VARCHAR AS status, NULL::VARCHAR AS message, NULL::VARCHAR AS thread, NULL::VARCHAR AS url WHERE false`,
     );
+  }
+
+  /** Whether `sql` names a table whose rows are still to be read from a parser. */
+  private needsParserRows(sql: string): boolean {
+    if (this.pending.size === 0) return false;
+    if (mentions(sql, /\brequests\b/i)) return true;
+    return [...sql.matchAll(/\bfile_(\d+)\b/gi)].some((m) => this.pending.has(Number(m[1])));
+  }
+
+  /** How DuckDB reads an input in place, or null where it cannot (not CSV-shaped, not a file). */
+  private inPlaceReader(f: QueryFile, handle: InputHandle): { sql: string; columns: FileColumn[] } | null {
+    if (!CSV_FORMATS.has(f.format)) return null;
+    const reader = this.sniffedReader(this.register(f.path, handle));
+    // Not CSV after all (a JTL in XML, k6's or vegeta's JSON output, split into nonsense): no view.
+    if (!reader || reader.columns.length < 3 || /^[[{<]/.test(reader.columns[0]?.name ?? '')) return null;
+    return reader;
+  }
+
+  /** The table of an input's rows as its parser reads them: one per input, kept while the data are. */
+  private parserRowsTable(f: QueryFile): string {
+    const key = inputKey(f.path, f.handle);
+    let table = this.parserTables.get(key);
+    if (!table) {
+      table = `bl_parser_rows_${this.parserTables.size + 1}`;
+      this.parserTables.set(key, table);
+    }
+    return table;
+  }
+
+  private async materialise(table: string, f: QueryFile, reread: Reread, signal: AbortSignal): Promise<void> {
+    await materialiseParserRows(this.db, table, f.path, f.format, reread, signal);
+    this.materialised.add(table);
   }
 
   /**
@@ -318,7 +403,7 @@ export class QueryTables {
 
   /** The input's name in DuckDB's file table: registered the first time, keeping its compression suffix. */
   private register(path: string, handle: InputHandle): string {
-    const key = `${path}\u0000${'file' in handle ? `${handle.file.name}:${handle.file.size}:${handle.file.lastModified}` : 'path' in handle ? handle.path : handle.url}`;
+    const key = inputKey(path, handle);
     let name = this.registered.get(key);
     if (!name) {
       name = `${INPUT_DIR}${this.registered.size + 1}.csv${/\.gz$/i.test(path) ? '.gz' : ''}`;

@@ -18,6 +18,8 @@ export interface FileColumn {
 /** SQL expressions giving each `requests` column from one file's row `t`; `where` keeps its request rows. */
 export interface RequestSelect {
   op: string;
+  /** The client where the row names it (else the file's). */
+  client?: string;
   timeMs: string;
   latencyUs: string;
   ok: string;
