@@ -1,4 +1,7 @@
 import { Bool, Float64, Int32, makeVector, Table, Utf8, vectorFromArray, type Vector } from 'apache-arrow';
+import { sumDistributions } from '../model/distribution.ts';
+import { Float64Column } from '../formats/growable.ts';
+import { HdrLayout } from '../model/hdr-layout.ts';
 import { opKind } from '../model/naming.ts';
 import { toMicros } from '../model/numbers.ts';
 import type { FormatId } from '../model/types.ts';
@@ -220,6 +223,8 @@ export class QueryTables {
       kind: str(members.map((x) => x.s.kind)),
       from_s: num(members.map((x) => from.get(x.s.id))),
       to_s: num(members.map((x) => to.get(x.s.id))),
+      // A series with no time (a whole-run summary, a percentile table): its count, in no second.
+      untimed: num(members.map((x) => (x.s.source === 'summary' ? (x.s.summary?.count ?? null) : x.s.source === 'distribution' ? (x.s.distribution?.totalCount ?? null) : null))),
     });
     this.db.exec(`CREATE OR REPLACE VIEW seconds AS
       WITH m AS (SELECT * FROM bl_members),
@@ -227,6 +232,8 @@ export class QueryTables {
         SELECT m.run, m.op, m.kind, i.start_us // 1000000 AS second, i.n, m.from_s, m.to_s FROM m JOIN intervals i USING (series_id)
         UNION ALL
         SELECT m.run, m.op, m.kind, r.sec, r.n, m.from_s, m.to_s FROM m JOIN raw_seconds r USING (series_id)
+        UNION ALL
+        SELECT m.run, m.op, m.kind, NULL, m.untimed, NULL, NULL FROM m WHERE m.untimed IS NOT NULL
       )
       SELECT run, op, kind, second::BIGINT AS second, sum(n)::BIGINT AS count,
              (CASE WHEN kind = 'failed' THEN sum(n) ELSE 0 END)::BIGINT AS failed
@@ -247,8 +254,12 @@ export class QueryTables {
     });
   }
 
-  /** `latency_buckets`: the merged histograms exactly as the summary reads them — the same groups, series and window. */
-  private buildLatencyBuckets({ store, window }: QueryContext): void {
+  /**
+   * `latency_buckets`: the merged histograms exactly as the summary reads them — the same groups,
+   * series and window — and, where the summary's percentiles are exact from percentile tables
+   * that list every bucket (sysbench's histogram, memtier's per-command HdrHistogram), those rows.
+   */
+  private buildLatencyBuckets({ store, analysis, window }: QueryContext): void {
     const groups = mergeGroups(store);
     const mergeable = groups.map((m, g) => ({ m, g })).filter(({ m }) => m.refusal === null && m.series.every(dbBacked));
     const sel = mergeable.flatMap(({ m, g }) => m.series.map((s) => ({ s, g })));
@@ -258,26 +269,45 @@ export class QueryTables {
       window,
     );
     const merged = mergeHistograms(store, { seriesIds: sel.map((x) => x.s.id), groups: sel.map((x) => x.g), ...windowOf });
-    const rows = merged.reduce((n, h) => n + h.histogram.lo.length, 0);
-    const b = { run: new Array<string>(rows), op: new Array<string>(rows), lo: new Float64Array(rows), hi: new Float64Array(rows), n: new Float64Array(rows), raw: new Array<boolean>(rows) };
-    let at = 0;
+    const b = { run: [] as string[], op: [] as string[], lo: new Float64Column(), hi: new Float64Column(), n: new Float64Column(), raw: [] as boolean[] };
     for (const h of merged) {
       const group = groups[h.g];
       if (!group) continue;
       const unit = group.series[0]?.unit ?? 'us';
       const { lo, width, count } = h.histogram;
-      for (let i = 0; i < lo.length; i++, at++) {
-        b.run[at] = group.run.label;
-        b.op[at] = group.op;
-        b.lo[at] = toMicros(lo[i] as number, unit);
-        b.hi[at] = toMicros((lo[i] as number) + (width[i] as number) - 1, unit);
-        b.n[at] = count[i] as number;
-        b.raw[at] = h.raw;
+      for (let i = 0; i < lo.length; i++) {
+        b.run.push(group.run.label);
+        b.op.push(group.op);
+        b.lo.push(toMicros(lo[i] as number, unit));
+        b.hi.push(toMicros((lo[i] as number) + (width[i] as number) - 1, unit));
+        b.n.push(count[i] as number);
+        b.raw.push(h.raw);
       }
     }
-    this.replaceTable('latency_buckets', { run: vectorFromArray(b.run, new Utf8()), op: vectorFromArray(b.op, new Utf8()), lo_us: makeVector(b.lo), hi_us: makeVector(b.hi), count: makeVector(b.n), raw: vectorFromArray(b.raw, new Bool()) });
+    // Percentile tables the summary reads exactly: one row per table row, its value the bucket's
+    // highest, summed across clients as the summary sums them (no window: they have no time).
+    for (const m of groups) {
+      const exact = analysis.runs.find((r) => r.id === m.run.id)?.ops[m.op]?.exact === true;
+      const tables = m.series.map((s) => s.distribution);
+      if (!exact || m.refusal !== null || tables.length === 0 || !tables.every((d) => d !== undefined)) continue;
+      const d = tables.length === 1 ? tables[0] : sumDistributions(tables);
+      if (!d) continue;
+      const unit = m.series[0]?.unit ?? 'us';
+      const layout = d.precision ? new HdrLayout(d.precision) : null;
+      let below = 0;
+      for (const row of d.rows) {
+        if (row.totalCount <= below) continue;
+        b.run.push(m.run.label);
+        b.op.push(m.op);
+        b.lo.push(toMicros(layout && Number.isInteger(row.value) ? layout.lowestEquivalentValue(row.value) : row.value, unit));
+        b.hi.push(toMicros(row.value, unit));
+        b.n.push(row.totalCount - below);
+        b.raw.push(false);
+        below = row.totalCount;
+      }
+    }
+    this.replaceTable('latency_buckets', { run: vectorFromArray(b.run, new Utf8()), op: vectorFromArray(b.op, new Utf8()), lo_us: makeVector(b.lo.finish()), hi_us: makeVector(b.hi.finish()), count: makeVector(b.n.finish()), raw: vectorFromArray(b.raw, new Bool()) });
     this.db.exec(`ALTER TABLE latency_buckets ALTER count TYPE BIGINT`);
-
   }
 
   /**
