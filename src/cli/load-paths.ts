@@ -103,7 +103,7 @@ export async function openQuery(paths: readonly string[], options: Pick<ReadOpti
   const files = loaded.files.map((f) => {
     const file = path.resolve(f.path);
     const reread = { chunks: () => streamFile(file), options: { ...(readOptions.csvMappings ? { csvMappings: readOptions.csvMappings } : {}), totalBytes: statSync(file).size, randomAccess: fileRandomAccess(file, statSync(file).size) } };
-    return { path: f.path, format: f.format, handle: { path: file }, perRequest: f.series.some((s) => s.kind === 'raw'), reread };
+    return { path: f.path, format: f.format, handle: { path: file }, perRequest: f.series.some((s) => s.kind === 'raw'), reread, ...(f.producer ? { producer: f.producer } : {}) };
   });
   const ctx: QueryContext = { store, analysis, window, labels: {}, files };
   const never = new AbortController().signal;

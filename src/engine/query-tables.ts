@@ -2,15 +2,15 @@ import { Bool, Float64, Int32, makeVector, Table, Utf8, vectorFromArray, type Ve
 import { sumDistributions } from '../model/distribution.ts';
 import { Float64Column } from '../formats/growable.ts';
 import { HdrLayout } from '../model/hdr-layout.ts';
-import { opKind } from '../model/naming.ts';
+import { baseName, opKind } from '../model/naming.ts';
 import { toMicros } from '../model/numbers.ts';
-import type { FormatId } from '../model/types.ts';
+import type { FormatId, ProducerInfo } from '../model/types.ts';
 import type { RunLabels } from '../state/view-state.ts';
 import type { Analysis } from './analyse.ts';
 import { INPUT_DIR, type Db, type InputHandle } from './db.ts';
 import { mergeHistograms } from './queries.ts';
 export { QUERY_TABLES } from './query-schema.ts';
-import { requestSelect, type FileColumn, type RequestSelect } from './request-columns.ts';
+import { fixedLayout, requestSelect, type FileColumn, type RequestSelect } from './request-columns.ts';
 import { materialiseParserRows, type Reread } from './request-rows.ts';
 import type { Store } from './store.ts';
 import { dbBacked, mergeGroups, windowBounds, type AnalysisWindow } from './summary.ts';
@@ -41,6 +41,8 @@ export interface QueryFile {
   handle: InputHandle | null;
   /** The parser read per-request samples from it (raw series). */
   perRequest: boolean;
+  /** What the parser found about the tool's settings (a pgbench log's extra columns). */
+  producer?: ProducerInfo;
   /** How to read it again, for its parser's rows; absent where it cannot be. */
   reread?: Reread;
 }
@@ -316,22 +318,29 @@ export class QueryTables {
    * cannot take, is read again by its parser on the first query that names `requests` or its
    * `file_<n>` (src/engine/request-rows.ts), into a table kept until the data change.
    */
-  private async buildFileViews({ files }: QueryContext, sql: string, signal: AbortSignal): Promise<void> {
+  private async buildFileViews({ store, files }: QueryContext, sql: string, signal: AbortSignal): Promise<void> {
     for (const row of this.db.query(`SELECT view_name AS t FROM duckdb_views() WHERE NOT internal AND regexp_matches(view_name, '^file_[0-9]+$')`)) {
       this.db.exec(`DROP VIEW IF EXISTS ${quoteIdent(row.t as string)}`);
     }
     const everyFile = mentions(sql, /\brequests\b/i);
     const named = new Set([...sql.matchAll(/\bfile_(\d+)\b/gi)].map((m) => Number(m[1])));
+    // The files the summary counts: of two holding the same client's requests (a test saved as
+    // CSV and as JSON), it takes one, and so does `requests`.
+    const counted = new Set(mergeGroups(store).flatMap((m) => m.series.map((x) => `${x.runId}\u0000${x.file}`)));
+    const isCounted = (path: string) => {
+      const run = store.runs.find((r) => r.paths.includes(path));
+      return run !== undefined && counted.has(`${run.id}\u0000${baseName(path)}`);
+    };
     const selects: string[] = [];
     this.pending.clear();
     for (const [i, f] of files.entries()) {
       const n = i + 1;
       const reader = f.handle ? this.inPlaceReader(f, f.handle) : null;
       if (reader) this.db.exec(`CREATE VIEW file_${n} AS SELECT * FROM ${reader.sql}`);
-      const select = reader && requestSelect(f.format, reader.columns);
+      const select = reader && isCounted(f.path) ? requestSelect(f.format, reader.columns) : null;
       let from: 'file' | 'parser' | null = select ? 'file' : null;
       let source = `file_${n}`;
-      if (!select && f.perRequest && f.reread) {
+      if (!select && f.perRequest && f.reread && isCounted(f.path)) {
         from = 'parser';
         source = this.parserRowsTable(f);
         if (!this.materialised.has(source) && (everyFile || named.has(n))) await this.materialise(source, f, f.reread, signal);
@@ -370,6 +379,14 @@ export class QueryTables {
 
   /** How DuckDB reads an input in place, or null where it cannot (not CSV-shaped, not a file). */
   private inPlaceReader(f: QueryFile, handle: InputHandle): { sql: string; columns: FileColumn[] } | null {
+    const fixed = fixedLayout(f.format, f.producer);
+    if (fixed) {
+      const { delim, columns } = fixed;
+      // Delimiter and column names are ours; lines that do not fit the columns are left out.
+      const options = `auto_detect = false, header = false, delim = ${sqlString(delim)}, quote = '', escape = '', ignore_errors = true,
+        columns = {${columns.map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`).join(', ')}}`;
+      return { sql: `read_csv('${this.register(f.path, handle)}', ${options})`, columns };
+    }
     if (!CSV_FORMATS.has(f.format)) return null;
     const reader = this.sniffedReader(this.register(f.path, handle));
     // Not CSV after all (a JTL in XML, k6's or vegeta's JSON output, split into nonsense): no view.

@@ -1,11 +1,13 @@
 import { ROLE_PATTERNS, unitFromHeader, type Role } from '../formats/csv-columns.ts';
-import type { FormatId } from '../model/types.ts';
+import { FAILURES, SKIPPED, TRANSACTION_LOG } from '../formats/pgbench.ts';
+import { MAX_EPOCH_MS } from '../model/numbers.ts';
+import type { FormatId, ProducerInfo } from '../model/types.ts';
 
 /**
  * How a CSV-shaped input's own columns, as DuckDB reads them (`file_<n>`), become the `requests`
  * table's columns: per format, SQL expressions over the columns `t.<name>` (names quoted, never
  * pasted from the file as text). The rules are the parsers' (src/formats/jmeter.ts, k6.ts,
- * vegeta.ts, generic-csv.ts): what makes a request failed, its unit, its operation name. The
+ * vegeta.ts, generic-csv.ts, ycsb-raw.ts, pgbench.ts): what makes a request failed, its unit, its operation name. The
  * status and message come from the file's own columns; where a layout has none they are NULL.
  */
 
@@ -170,9 +172,77 @@ function generic(columns: readonly FileColumn[]): RequestSelect | null {
   };
 }
 
-const BY_FORMAT: Partial<Record<FormatId, (columns: readonly FileColumn[]) => RequestSelect | null>> = { jmeter, k6, vegeta, 'generic-csv': generic };
+/** YCSB raw measurements: `OP,timestamp(ms),latency(us)`; YCSB names a failed operation's rows OP-FAILED. */
+function ycsbRaw(columns: readonly FileColumn[]): RequestSelect | null {
+  const [op, time, latency] = columns;
+  if (!op || !time || !latency) return null;
+  return {
+    op: `regexp_replace(${col(op)}, '-FAILED$', '', 'i')`,
+    timeMs: `${col(time)}::DOUBLE`,
+    latencyUs: `${col(latency)}::DOUBLE`,
+    ok: `NOT regexp_matches(${col(op)}, '-FAILED$', 'i')`,
+    status: 'NULL',
+    message: 'NULL',
+    thread: 'NULL',
+    url: 'NULL',
+    // The rows YcsbRawParser takes (header lines do not read as numbers and are gone already) of
+    // requests (opKind): Intended- rows time the same requests again, CLEANUP is the threads' cleanup.
+    where: `regexp_matches(${col(op)}, '^[A-Za-z][A-Za-z0-9_-]*$') AND NOT regexp_matches(${col(op)}, '^(Intended-.*|CLEANUP)$', 'i') AND ${col(time)} BETWEEN 0 AND ${MAX_EPOCH_MS} AND ${col(latency)} >= 0`,
+  };
+}
+
+/**
+ * pgbench `-l`: `client_id transaction_no time script_no time_epoch time_us [schedule_lag] [retries]`,
+ * `time` the latency in µs or the word a skipped or failed transaction has instead (its status
+ * here). With a lag column the latency is measured from the scheduled start: the request's own is
+ * time − lag, as the parser takes it (which skips a row whose lag exceeds its time).
+ */
+function pgbench(columns: readonly FileColumn[]): RequestSelect | null {
+  const named = (name: string) => find(columns, name);
+  const time = named('time');
+  const script = named('script_no');
+  const epoch = named('time_epoch');
+  const us = named('time_us');
+  if (!time || !script || !epoch || !us) return null;
+  const lag = named('schedule_lag');
+  const latency = `TRY_CAST(${col(time)} AS BIGINT)`;
+  const failed = oneOf(col(time), [SKIPPED, ...FAILURES]);
+  return {
+    op: `'script' || ${col(script)}`,
+    timeMs: `${col(epoch)} * 1000 + ${col(us)} // 1000`,
+    latencyUs: lag ? `${latency} - ${col(lag)}` : latency,
+    ok: `NOT ${failed}`,
+    status: `CASE WHEN ${failed} THEN ${col(time)} END`,
+    message: 'NULL',
+    thread: 'NULL',
+    url: 'NULL',
+    where: `(${failed} OR ${latency} IS NOT NULL)${lag ? ` AND NOT coalesce(${col(lag)} > ${latency}, false)` : ''}`,
+  };
+}
+
+const BY_FORMAT: Partial<Record<FormatId, (columns: readonly FileColumn[]) => RequestSelect | null>> = { jmeter, k6, vegeta, 'generic-csv': generic, 'ycsb-raw': ycsbRaw, pgbench };
 
 /** How `requests` reads a file of `format` with these columns, or null when it has no per-request rows. */
 export function requestSelect(format: FormatId, columns: readonly FileColumn[]): RequestSelect | null {
   return BY_FORMAT[format]?.(columns) ?? null;
+}
+
+/** Delimited text DuckDB reads with the layout given, not sniffed: its delimiter and its columns. */
+export interface FixedLayout {
+  delim: string;
+  columns: FileColumn[];
+}
+
+/**
+ * The layout of an input whose lines DuckDB reads as they are, without a header it could sniff:
+ * YCSB raw measurements, and a pgbench per-transaction log with the extra columns its parser found.
+ * Lines that do not read in it (YCSB's header lines) are left out by DuckDB.
+ */
+export function fixedLayout(format: FormatId, producer: ProducerInfo | undefined): FixedLayout | null {
+  const c = (name: string, type = 'BIGINT'): FileColumn => ({ name, type });
+  if (format === 'ycsb-raw') return { delim: ',', columns: [c('op', 'VARCHAR'), c('timestamp_ms'), c('latency_us')] };
+  const settings = producer?.settings;
+  if (format !== 'pgbench' || settings?.log !== TRANSACTION_LOG.log) return null;
+  const extra = [...(settings[TRANSACTION_LOG.lag] === 'yes' ? [c('schedule_lag')] : []), ...(settings[TRANSACTION_LOG.retries] === 'yes' ? [c('retries')] : [])];
+  return { delim: ' ', columns: [c('client_id'), c('transaction_no'), c('time', 'VARCHAR'), c('script_no'), c('time_epoch'), c('time_us'), ...extra] };
 }

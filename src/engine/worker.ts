@@ -267,7 +267,7 @@ async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: A
       const files = parsed.map((f) => {
         const input = inputsByPath.get(f.path);
         const reread = input && { chunks: () => streamOf(input), options: { ...csvMappingsOf(input), ...randomAccessOf(input), ...(input.file ? { totalBytes: input.file.size } : {}) } };
-        return { path: f.path, format: f.format, handle: input?.file ? { file: input.file } : input?.url ? { url: input.url } : null, perRequest: f.series.some((s) => s.kind === 'raw'), ...(reread ? { reread } : {}) };
+        return { path: f.path, format: f.format, handle: input?.file ? { file: input.file } : input?.url ? { url: input.url } : null, perRequest: f.series.some((s) => s.kind === 'raw'), ...(f.producer ? { producer: f.producer } : {}), ...(reread ? { reread } : {}) };
       });
       const ctx = { store, analysis: analyse(store, req.window), window: req.window, labels: req.labels, files };
       lastResult = null;

@@ -25,7 +25,7 @@ const inputs = readdirSync(ROOT, { withFileTypes: true })
 
 describe('query tables over every fixture', () => {
   const cases = [...inputs.map((dir) => [dir, null] as const), [path.join(ROOT, 'corpus', 'zipfian-a'), { fromS: 5, toS: 20 }] as const];
-  it.each(cases)('%s (window %j): seconds sum to the summary counts, bl_percentile gives its percentiles', async (dir, window) => {
+  it.each(cases)('%s (window %j): seconds and requests count as the summary, bl_percentile gives its percentiles', async (dir, window) => {
     const q = await openQuery([dir], { window });
     const key = (run: unknown, op: unknown) => `${String(run)}\u0000${String(op)}`;
     const summary = new Map(q.analysis.runs.flatMap((r) => Object.entries(r.ops).map(([op, o]) => [key(r.label, op), o] as const)));
@@ -37,6 +37,32 @@ describe('query tables over every fixture', () => {
     expect(new Map(counts.map(([run, op, n]) => [key(run, op), n]))).toEqual(new Map([...summary].filter(([, o]) => o.count > 0).map(([k, o]) => [k, o.count])));
     const timeless = (o: OpSummary) => o.perClient.some((c) => c.source === 'summary' || c.source === 'distribution');
     for (const [run, op, , untimed] of counts) expect(untimed, `${dir} ${String(run)} ${String(op)}`).toBe(timeless(summary.get(key(run, op)) as OpSummary) ? 1 : 0);
+
+    // Every request of a file with per-request rows is a row of `requests`, failed where the summary
+    // counts it failed; none of a tool's report, summary or periodic counts is.
+    const perRequest = new Set(q.loaded.files.filter((f) => f.series.some((x) => x.kind === 'raw')).map((f) => f.path));
+    const requests = (await q.run(`SELECT run, op || CASE WHEN ok THEN '' ELSE '-FAILED' END AS op, count(*) AS n FROM requests GROUP BY ALL`)).result.rows;
+    const fromFiles = q.analysis.runs
+      .flatMap((r) => {
+        // A run's clients name their files by base name.
+        const files = new Set(r.paths.filter((p) => perRequest.has(p)).map((p) => path.basename(p)));
+        return Object.entries(r.ops)
+          .filter(([op]) => ['op', 'failed'].includes(opKind(op)))
+          .map(([op, o]) => [key(r.label, op), o.perClient.filter((c) => files.has(c.file)).reduce((n, c) => n + c.count, 0)] as const);
+      })
+      .filter(([, n]) => n > 0);
+    expect(new Map(requests.map(([run, op, n]) => [key(run, op), n])), `${dir}: requests`).toEqual(new Map(fromFiles));
+    if (window === null) {
+      // The files `requests` reads: those with per-request rows whose clients the summary counts
+      // (of a test saved as CSV and as JSON, one file).
+      const counted = new Set(q.analysis.runs.flatMap((r) => Object.values(r.ops).flatMap((o) => o.perClient.map((c) => key(r.label, c.file)))));
+      const runOf = (p: string) => q.analysis.runs.find((r) => r.paths.includes(p))?.label;
+      const from = (await q.run('SELECT path, requests_from FROM files')).result.rows;
+      expect(
+        from.filter(([, f]) => f !== null).map(([p]) => p),
+        `${dir}: requests_from`,
+      ).toEqual(q.loaded.files.map((f) => f.path).filter((p) => perRequest.has(p) && counted.has(key(runOf(p), path.basename(p)))));
+    }
 
     const percentiles = (
       await q.run(`SELECT run, op, bl_percentile(hi_us, count, raw, 0.5) AS p50, bl_percentile(hi_us, count, raw, 0.99) AS p99,
@@ -112,15 +138,11 @@ describe('requests and file_<n> over a JTL', () => {
   });
 });
 
-describe('requests follow the parsers', () => {
-  const files = ['jmeter/HTMLReportTestFile.csv', 'jmeter/cinema-results.jtl', 'vegeta/mixed.csv', 'vegeta/single.csv.gz', 'k6/create-user-data.csv.gz'];
-  it.each([...files.map((f) => path.join(ROOT, f)), 'generated per-operation CSV'])('%s: requests per operation and outcome are the summary counts', async (file) => {
-    let input = file;
-    if (file === 'generated per-operation CSV') {
-      // A per-operation CSV (op, timestamp_ms, latency_us, status) as the bench writes it, failures among its rows.
-      input = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-query-')), 'requests.csv');
-      expect(Object.keys(await writeRequestCsv(20_000, input))).toContain('READ-FAILED');
-    }
+describe('requests of a generated per-operation CSV', () => {
+  it('requests per operation and outcome are the summary counts', async () => {
+    // A per-operation CSV (op, timestamp_ms, latency_us, status) as the bench writes it, failures among its rows.
+    const input = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-query-')), 'requests.csv');
+    expect(Object.keys(await writeRequestCsv(20_000, input))).toContain('READ-FAILED');
     const q = await openQuery([input]);
     const { rows } = (await q.run(`SELECT op || CASE WHEN ok THEN '' ELSE '-FAILED' END AS op, count(*) AS n FROM requests GROUP BY 1 ORDER BY 1`)).result;
     const ops = q.analysis.runs.flatMap((r) => Object.entries(r.ops).filter(([op]) => ['op', 'failed'].includes(opKind(op))).map(([op, o]) => [op, o.count]));
