@@ -2,9 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { writeRequestCsv } from '../../scripts/generate-data.ts';
 import { openQuery } from '../../src/cli/load-paths.ts';
+import { main as query } from '../../src/cli/query.ts';
 import { CancelledQueryError } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import type { OpSummary } from '../../src/model/figures.ts';
@@ -148,6 +149,34 @@ describe('requests of a generated per-operation CSV', () => {
     const ops = q.analysis.runs.flatMap((r) => Object.entries(r.ops).filter(([op]) => ['op', 'failed'].includes(opKind(op))).map(([op, o]) => [op, o.count]));
     expect(rows.length).toBeGreaterThan(0);
     expect(rows).toEqual(ops.sort(([a], [b]) => (String(a) < String(b) ? -1 : 1)));
+  });
+});
+
+describe('query --json over every fixture folder', () => {
+  // The issue's questions in one query: counts per second, exact percentiles, failures by status.
+  const sql = `SELECT 'seconds' AS q, op, sum(count)::DOUBLE AS v, NULL AS status FROM seconds GROUP BY op
+    UNION ALL SELECT 'p99', op, bl_percentile(hi_us, count, raw, 0.99), NULL FROM latency_buckets GROUP BY op
+    UNION ALL SELECT 'failed', op, count(*), status FROM requests WHERE NOT ok GROUP BY op, status`;
+  it.each(inputs)('%s: prints the rows as JSON, or DuckDB its error', async (dir) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
+    try {
+      // 1: some input of the folder could not be read (the broken files), said on standard error.
+      expect([0, 1]).toContain(await query(['--json', '--sql', sql, dir]));
+      const printed = JSON.parse(out.join('')) as { columns: string[]; rows: unknown[][] };
+      expect(printed.columns).toEqual(['q', 'op', 'v', 'status']);
+      const q = await openQuery([dir]);
+      expect(printed.rows.filter(([kind]) => kind === 'seconds').length).toBe(new Set(q.analysis.runs.flatMap((r) => Object.keys(r.ops))).size);
+      out.length = 0;
+      expect(await query(['--json', '--sql', 'SELECT nope FROM requests', dir])).toBe(2);
+      expect(out).toEqual([]);
+      expect(err.join('')).toMatch(/Binder Error: Referenced column "nope" not found/);
+    } finally {
+      stdout.mockRestore();
+      stderr.mockRestore();
+    }
   });
 });
 
