@@ -22,12 +22,15 @@ import { dbBacked, mergeGroups, windowBounds, type AnalysisWindow } from './summ
  * - `runs`, `ops`, `files`: a row per run, per run and operation (the summary's figures), per input
  *   file — small tables, rebuilt from the analysis.
  * - `seconds`: a view over the engine's own per-second counts (`intervals`, `raw_seconds`) of the
- *   series the summary merges, through a small table of those series and their window: nothing copied.
+ *   series the summary merges, through a small table of those series and their window (and the
+ *   counts of series with no time, in a NULL second): nothing copied.
  * - `latency_buckets`: each run and operation's merged histogram in µs — the very sum the summary
- *   reads its percentiles from — materialised (one row per bucket or distinct raw value).
- * - `file_<n>`, `requests`: views reading each CSV-shaped input in place (DuckDB's `read_csv` on the
- *   registered file), created the first time a query names them; nothing is materialised, each query
- *   reads the file again.
+ *   reads its percentiles from — and the percentile tables it reads exactly, materialised (one row
+ *   per bucket or distinct raw value).
+ * - `file_<n>`, `requests`: views reading each delimited input in place (DuckDB's `read_csv` on the
+ *   registered file), created the first time a query names them, each query reading the file
+ *   again; an input DuckDB cannot read (XML, JSON, Parquet, binary) is read again by its parser
+ *   into a table on the first query that names `requests` or its `file_<n>` (request-rows.ts).
  *
  * The percentile macro `bl_percentile(hi_us, count, raw, q)` reads a group's value at fraction q by
  * the summary's own rank rule (src/model/percentiles.ts).

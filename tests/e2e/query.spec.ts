@@ -62,7 +62,7 @@ test('requests of a dropped k6 JSON come from its parser, read again in the work
   await runQuery(page, "SELECT op, ok, count(*) AS n FROM requests GROUP BY ALL UNION ALL SELECT 'from ' || requests_from, NULL, n FROM files");
   await expect(page.getByTestId('query-summary')).toContainText('2 rows');
   // The 1,000 requests the k6 summary of this test reports (tests/fixtures/k6/create-user-summary.json).
-  expect((await tableText(page)).split('\n').sort()).toEqual(['POST http://localhost:8080/users\ttrue\t1000', 'from parser\t\t1']);
+  expect((await tableText(page)).split('\n').sort()).toEqual(['POST http://localhost:8080/users\ttrue\t1000', 'from parser\tNULL\t1']);
 });
 
 test('SQL from a link waits for Run, and reaching outside the loaded files fails with DuckDB\'s error and no request', async ({ page, baseURL }) => {
