@@ -84,7 +84,7 @@ export const QUERY_TABLES: readonly TableDoc[] = [
       ['time_ms', 'DOUBLE', 'epoch ms (ms from the start where the file has no date)'],
       ['latency_us', 'DOUBLE', ''],
       ['ok', 'BOOLEAN', ''],
-      ['status', 'VARCHAR', 'response code, where the file has one and DuckDB reads it in place'],
+      ['status', 'VARCHAR', 'response code (Gatling: OK or KO), where the file has one and DuckDB reads it in place'],
       ['message', 'VARCHAR', 'response or failure message, where the file has one'],
       ['thread', 'VARCHAR', "JMeter's threadName (its thread group and number), where the file has one"],
       ['url', 'VARCHAR', 'the URL requested, where the file has one'],

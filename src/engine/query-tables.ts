@@ -382,13 +382,14 @@ export class QueryTables {
 
   /** How DuckDB reads an input in place, or null where it cannot (not CSV-shaped, not a file). */
   private inPlaceReader(f: QueryFile, handle: InputHandle): { sql: string; columns: FileColumn[] } | null {
-    const fixed = fixedLayout(f.format, f.producer);
+    const fixed = fixedLayout(f.format, f.producer, f.perRequest);
     if (fixed) {
-      const { delim, columns } = fixed;
+      const { delim, columns, project } = fixed;
       // Delimiter and column names are ours; lines that do not fit the columns are left out.
       const options = `auto_detect = false, header = false, delim = ${sqlString(delim)}, quote = '', escape = '', ignore_errors = true,
         columns = {${columns.map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`).join(', ')}}`;
-      return { sql: `read_csv('${this.register(f.path, handle)}', ${options})`, columns };
+      const read = `read_csv('${this.register(f.path, handle)}', ${options})`;
+      return project ? { sql: `(SELECT ${project.select} FROM ${read})`, columns: project.view } : { sql: read, columns };
     }
     if (!CSV_FORMATS.has(f.format)) return null;
     const reader = this.sniffedReader(this.register(f.path, handle));

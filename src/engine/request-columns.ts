@@ -220,7 +220,39 @@ function pgbench(columns: readonly FileColumn[]): RequestSelect | null {
   };
 }
 
-const BY_FORMAT: Partial<Record<FormatId, (columns: readonly FileColumn[]) => RequestSelect | null>> = { jmeter, k6, vegeta, 'generic-csv': generic, 'ycsb-raw': ycsbRaw, pgbench };
+/**
+ * A Gatling 2.x–3.12 text simulation.log, as its lines split at tabs (`fields`, 1-based): the
+ * REQUEST records of the four layouts requestFields of src/formats/gatling.ts tells apart by
+ * their fields, with its rules — groups joined by ' / ' before the name, KO failed, the latency
+ * end − start in whole ms, the time the end.
+ */
+function gatling(columns: readonly FileColumn[]): RequestSelect | null {
+  if (!find(columns, 'fields')) return null;
+  const f = (i: number) => `t.fields[${i}]`;
+  const n = 'len(t.fields)';
+  const integer = (v: string) => `regexp_matches(coalesce(${v}, ''), '^[0-9]{1,16}$')`;
+  const status = (i: number) => oneOf(`coalesce(${f(i)}, '')`, ['OK', 'KO']);
+  // The first field of each layout's groups, name, start, end, status and message.
+  const layout = `CASE WHEN ${f(1)} = 'REQUEST' AND ${n} = 7 AND ${status(6)} THEN [2, 3, 4, 5, 6, 7]
+    WHEN ${f(1)} = 'REQUEST' AND ${n} = 8 AND ${integer(f(2))} AND ${status(7)} THEN [3, 4, 5, 6, 7, 8]
+    WHEN ${f(1)} = 'REQUEST' AND ${n} >= 9 AND ${integer(f(3))} AND ${status(8)} THEN [4, 5, 6, 7, 8, 9]
+    WHEN ${f(3)} = 'REQUEST' AND ${n} >= 11 AND ${status(10)} THEN [4, 5, 6, 9, 10, 11] END`;
+  const field = (k: number) => `t.fields[(${layout})[${k}]]`;
+  const [groups, name, start, end, outcome, message] = [1, 2, 3, 4, 5, 6].map(field) as [string, string, string, string, string, string];
+  return {
+    op: `CASE WHEN ${groups} <> '' THEN replace(${groups}, ',', ' / ') || ' / ' || ${name} ELSE ${name} END`,
+    timeMs: `${end}::BIGINT`,
+    latencyUs: `(${end}::BIGINT - ${start}::BIGINT) * 1000`,
+    ok: `${outcome} = 'OK'`,
+    status: outcome,
+    message: `nullif(${message}, '')`,
+    thread: 'NULL',
+    url: 'NULL',
+    where: `(${layout}) IS NOT NULL AND ${integer(start)} AND ${integer(end)} AND ${end}::BIGINT <= ${MAX_EPOCH_MS} AND ${end}::BIGINT >= ${start}::BIGINT`,
+  };
+}
+
+const BY_FORMAT: Partial<Record<FormatId, (columns: readonly FileColumn[]) => RequestSelect | null>> = { jmeter, k6, vegeta, 'generic-csv': generic, 'ycsb-raw': ycsbRaw, pgbench, gatling };
 
 /** How `requests` reads a file of `format` with these columns, or null when it has no per-request rows. */
 export function requestSelect(format: FormatId, columns: readonly FileColumn[]): RequestSelect | null {
@@ -231,16 +263,22 @@ export function requestSelect(format: FormatId, columns: readonly FileColumn[]):
 export interface FixedLayout {
   delim: string;
   columns: FileColumn[];
+  /** What `file_<n>` makes of those columns (its own columns then `view`), where not the columns themselves. */
+  project?: { select: string; view: FileColumn[] };
 }
 
 /**
  * The layout of an input whose lines DuckDB reads as they are, without a header it could sniff:
- * YCSB raw measurements, and a pgbench per-transaction log with the extra columns its parser found.
+ * YCSB raw measurements, a pgbench per-transaction log with the extra columns its parser found, and
+ * a Gatling text log's lines.
  * Lines that do not read in it (YCSB's header lines) are left out by DuckDB.
  */
-export function fixedLayout(format: FormatId, producer: ProducerInfo | undefined): FixedLayout | null {
+export function fixedLayout(format: FormatId, producer: ProducerInfo | undefined, perRequest: boolean): FixedLayout | null {
   const c = (name: string, type = 'BIGINT'): FileColumn => ({ name, type });
   if (format === 'ycsb-raw') return { delim: ',', columns: [c('op', 'VARCHAR'), c('timestamp_ms'), c('latency_us')] };
+  // A text simulation.log (the binary one has no rows its parser reads): whole lines, split at tabs
+  // (the records' fields vary in number by type and Gatling version; a message holds no tab).
+  if (format === 'gatling' && perRequest) return { delim: '\u0001', columns: [c('line', 'VARCHAR')], project: { select: `string_split(line, chr(9)) AS fields`, view: [c('fields', 'VARCHAR[]')] } };
   const settings = producer?.settings;
   if (format !== 'pgbench' || settings?.log !== TRANSACTION_LOG.log) return null;
   const extra = [...(settings[TRANSACTION_LOG.lag] === 'yes' ? [c('schedule_lag')] : []), ...(settings[TRANSACTION_LOG.retries] === 'yes' ? [c('retries')] : [])];
