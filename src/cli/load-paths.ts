@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isFailed, isUnrecognised, readFile, type FileOutcome, type ReadOptions } from '../formats/read-file.ts';
@@ -89,7 +89,8 @@ export async function loadAndAnalyse(paths: readonly string[], window: SummaryOp
 
 /**
  * Reads the paths for SQL over them (the `query` command and its tests): the query tables over
- * what was read, each CSV-shaped file readable in place by DuckDB from its path.
+ * what was read, each CSV-shaped file readable in place by DuckDB from its path, and every file
+ * readable again by its parser for `requests`.
  */
 export async function openQuery(paths: readonly string[], options: Pick<ReadOptions, 'csvMappings'> & { window?: SummaryOptions['window'] } = {}) {
   const { window = null, ...readOptions } = options;
@@ -99,7 +100,12 @@ export async function openQuery(paths: readonly string[], options: Pick<ReadOpti
   store.addRuns(groupIntoRuns(loaded.files));
   const analysis = analyseStore(store, loaded.errors, loaded.ignored, { window }, loaded.files.map(fileTally));
   const tables = new QueryTables(db);
-  const ctx: QueryContext = { store, analysis, window, labels: {}, files: loaded.files.map((f) => ({ path: f.path, format: f.format, handle: { path: path.resolve(f.path) } })) };
+  const files = loaded.files.map((f) => {
+    const file = path.resolve(f.path);
+    const reread = { chunks: () => streamFile(file), options: { ...(readOptions.csvMappings ? { csvMappings: readOptions.csvMappings } : {}), totalBytes: statSync(file).size, randomAccess: fileRandomAccess(file, statSync(file).size) } };
+    return { path: f.path, format: f.format, handle: { path: file }, perRequest: f.series.some((s) => s.kind === 'raw'), reread, ...(f.producer ? { producer: f.producer } : {}) };
+  });
+  const ctx: QueryContext = { store, analysis, window, labels: {}, files };
   const never = new AbortController().signal;
   return { loaded, analysis, run: (sql: string, limit = Infinity) => runUserQuery(db, tables, ctx, sql, limit, never) };
 }

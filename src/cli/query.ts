@@ -14,10 +14,10 @@ export const USAGE = `usage: benchlens query [--json|--csv] --sql 'SQL' <files-o
 Reads the result files as summarize does and runs one SQL query (DuckDB) over them. Tables:
   runs             one row per run: run, dir, tool, start_ms, end_ms, clients, labels
   ops              the summary: run, op, kind, count, failed, ops_per_s, mean_us, p50_us … p99_99_us, max_us, exact
-  seconds          run, op, kind, second, count, failed
+  seconds          run, op, kind, second (NULL: clients with no time), count, failed
   latency_buckets  merged distributions: run, op, lo_us, hi_us, count, raw
-  requests         one row per request (CSV inputs): run, client, file, op, time_ms, latency_us, ok, status, message
-  files, file_<n>  the input files, and each CSV input's own columns
+  requests         one row per request: run, client, file, op, time_ms, latency_us, ok, status, message, thread, url
+  files, file_<n>  the input files, and each one's own columns (DuckDB reads it) or its parser's rows
   bl_percentile(hi_us, count, raw, q)  the summary's percentile rule over latency_buckets, e.g.
       SELECT run, op, bl_percentile(hi_us, count, raw, 0.99) AS p99 FROM latency_buckets GROUP BY ALL
 The query only reads; it reaches nothing but the files given. See docs/query.md.

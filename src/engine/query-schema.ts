@@ -56,7 +56,7 @@ export const QUERY_TABLES: readonly TableDoc[] = [
       ['run', 'VARCHAR', ''],
       ['op', 'VARCHAR', ''],
       ['kind', 'VARCHAR', 'as in ops; throughput is kind IN (\'op\', \'failed\')'],
-      ['second', 'BIGINT', 'epoch s, or s from the start where the run has no date'],
+      ['second', 'BIGINT', 'epoch s, or s from the start where the run has no date; NULL: requests of clients with no time'],
       ['count', 'BIGINT', ''],
       ['failed', 'BIGINT', 'those of them that failed (count of a -FAILED op, else 0)'],
     ],
@@ -75,16 +75,16 @@ export const QUERY_TABLES: readonly TableDoc[] = [
   },
   {
     name: 'requests',
-    about: 'one row per request, from inputs with per-request rows in CSV (JMeter JTL, k6, vegeta, per-operation CSV)',
+    about: 'one row per request, from inputs with per-request rows (JTL, k6, vegeta, Gatling, YCSB raw, go-ycsb, pgbench -l, per-operation CSV, Parquet)',
     columns: [
       ['run', 'VARCHAR', ''],
       ['client', 'VARCHAR', ''],
       ['file', 'INTEGER', 'n of its file_<n>'],
       ['op', 'VARCHAR', 'the operation (label, name tag, METHOD URL), without -FAILED'],
-      ['time_ms', 'DOUBLE', 'epoch ms'],
+      ['time_ms', 'DOUBLE', 'epoch ms (ms from the start where the file has no date)'],
       ['latency_us', 'DOUBLE', ''],
       ['ok', 'BOOLEAN', ''],
-      ['status', 'VARCHAR', 'response code, where the file has one'],
+      ['status', 'VARCHAR', 'response code (Gatling: OK or KO), where the file has one and DuckDB reads it in place'],
       ['message', 'VARCHAR', 'response or failure message, where the file has one'],
       ['thread', 'VARCHAR', "JMeter's threadName (its thread group and number), where the file has one"],
       ['url', 'VARCHAR', 'the URL requested, where the file has one'],
@@ -92,14 +92,15 @@ export const QUERY_TABLES: readonly TableDoc[] = [
   },
   {
     name: 'files',
-    about: 'one row per input file; file_<n> views the file’s own columns',
+    about: 'one row per input file; file_<n> holds the file’s own columns where DuckDB reads it, else its parser’s rows',
     columns: [
       ['n', 'INTEGER', ''],
       ['path', 'VARCHAR', ''],
       ['run', 'VARCHAR', ''],
       ['client', 'VARCHAR', ''],
       ['format', 'VARCHAR', ''],
-      ['queryable', 'BOOLEAN', 'DuckDB reads it in place as file_<n>'],
+      ['queryable', 'BOOLEAN', 'it has a file_<n>'],
+      ['requests_from', 'VARCHAR', "'file': requests reads it in place; 'parser': from its parser's rows; NULL: none"],
     ],
   },
 ];
@@ -146,7 +147,7 @@ LIMIT 20`,
     title: 'throughput per second (ok and failed)',
     sql: `SELECT second, sum(count) - sum(failed) AS ok, sum(failed) AS failed
 FROM seconds
-WHERE kind IN ('op', 'failed')
+WHERE kind IN ('op', 'failed') AND second IS NOT NULL
 GROUP BY second
 ORDER BY second`,
   },

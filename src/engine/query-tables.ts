@@ -1,13 +1,17 @@
 import { Bool, Float64, Int32, makeVector, Table, Utf8, vectorFromArray, type Vector } from 'apache-arrow';
-import { opKind } from '../model/naming.ts';
+import { sumDistributions } from '../model/distribution.ts';
+import { Float64Column } from '../formats/growable.ts';
+import { HdrLayout } from '../model/hdr-layout.ts';
+import { baseName, opKind } from '../model/naming.ts';
 import { toMicros } from '../model/numbers.ts';
-import type { FormatId } from '../model/types.ts';
+import type { FormatId, ProducerInfo } from '../model/types.ts';
 import type { RunLabels } from '../state/view-state.ts';
 import type { Analysis } from './analyse.ts';
 import { INPUT_DIR, type Db, type InputHandle } from './db.ts';
 import { mergeHistograms } from './group-merge.ts';
 export { QUERY_TABLES } from './query-schema.ts';
-import { requestSelect, type FileColumn } from './request-columns.ts';
+import { fixedLayout, requestSelect, type FileColumn, type RequestSelect } from './request-columns.ts';
+import { materialiseParserRows, type Reread } from './request-rows.ts';
 import type { Store } from './store.ts';
 import { dbBacked, mergeGroups, windowBounds, type AnalysisWindow } from './summary.ts';
 
@@ -18,12 +22,15 @@ import { dbBacked, mergeGroups, windowBounds, type AnalysisWindow } from './summ
  * - `runs`, `ops`, `files`: a row per run, per run and operation (the summary's figures), per input
  *   file — small tables, rebuilt from the analysis.
  * - `seconds`: a view over the engine's own per-second counts (`intervals`, `raw_seconds`) of the
- *   series the summary merges, through a small table of those series and their window: nothing copied.
+ *   series the summary merges, through a small table of those series and their window (and the
+ *   counts of series with no time, in a NULL second): nothing copied.
  * - `latency_buckets`: each run and operation's merged histogram in µs — the very sum the summary
- *   reads its percentiles from — materialised (one row per bucket or distinct raw value).
- * - `file_<n>`, `requests`: views reading each CSV-shaped input in place (DuckDB's `read_csv` on the
- *   registered file), created the first time a query names them; nothing is materialised, each query
- *   reads the file again.
+ *   reads its percentiles from — and the percentile tables it reads exactly, materialised (one row
+ *   per bucket or distinct raw value).
+ * - `file_<n>`, `requests`: views reading each delimited input in place (DuckDB's `read_csv` on the
+ *   registered file), created the first time a query names them, each query reading the file
+ *   again; an input DuckDB cannot read (XML, JSON, Parquet, binary) is read again by its parser
+ *   into a table on the first query that names `requests` or its `file_<n>` (request-rows.ts).
  *
  * The percentile macro `bl_percentile(hi_us, count, raw, q)` reads a group's value at fraction q by
  * the summary's own rank rule (src/model/percentiles.ts).
@@ -35,6 +42,12 @@ export interface QueryFile {
   format: FormatId;
   /** Where DuckDB can read the file's own bytes; null where it cannot (not kept, or not a file). */
   handle: InputHandle | null;
+  /** The parser read per-request samples from it (raw series). */
+  perRequest: boolean;
+  /** What the parser found about the tool's settings (a pgbench log's extra columns). */
+  producer?: ProducerInfo;
+  /** How to read it again, for its parser's rows; absent where it cannot be. */
+  reread?: Reread;
 }
 
 export interface QueryContext {
@@ -77,20 +90,45 @@ const CSV_FORMATS: ReadonlySet<FormatId> = new Set(['generic-csv', 'jmeter', 'k6
 
 const mentions = (sql: string, pattern: RegExp) => pattern.test(sql);
 
+/** One input, the same across loads: its path and what it is read from. */
+function inputKey(path: string, handle: InputHandle | null): string {
+  return `${path}\u0000${handle === null ? '' : 'file' in handle ? `${handle.file.name}:${handle.file.size}:${handle.file.lastModified}` : 'path' in handle ? handle.path : handle.url}`;
+}
+
+/** `requests` from an input's parser rows (request-rows.ts): its operations and their failures, each once. */
+const PARSER_ROWS: RequestSelect = {
+  op: `CASE WHEN t.kind = 'failed' THEN regexp_replace(t.op, '-FAILED$', '', 'i') ELSE t.op END`,
+  client: 't.client',
+  timeMs: 't.time_ms',
+  latencyUs: 't.latency_us',
+  ok: `t.kind <> 'failed'`,
+  status: 'NULL',
+  message: 'NULL',
+  thread: 'NULL',
+  url: 'NULL',
+  where: `t.kind IN ('op', 'failed')`,
+};
+
 /** The query tables of one Db: built for a state (data version, window, labels) when a query needs them. */
 export class QueryTables {
   private builtFor = '';
+  private dataVersion = -1;
   private bucketsBuiltFor = '';
   private filesBuiltFor = '';
   /** Registered name of each input, once registered (a handle is registered once). */
   private readonly registered = new Map<string, string>();
+  /** Table of each input's parser rows (inputKey → name), and those made for the current data. */
+  private readonly parserTables = new Map<string, string>();
+  private readonly materialised = new Set<string>();
+  /** Files (by n) whose `requests` rows come from their parser but are not read yet. */
+  private pending = new Set<number>();
 
   constructor(private readonly db: Db) {
     for (const sql of MACRO_SQL) db.exec(sql);
   }
 
   /** Makes sure the tables `sql` may read reflect `ctx`. */
-  prepare(ctx: QueryContext, sql: string): void {
+  async prepare(ctx: QueryContext, sql: string, signal: AbortSignal): Promise<void> {
     const key = `${ctx.store.version}\u0000${JSON.stringify(ctx.window)}\u0000${JSON.stringify(ctx.labels)}`;
     if (key !== this.builtFor) {
       this.buildSummaryTables(ctx);
@@ -103,8 +141,15 @@ export class QueryTables {
       this.buildLatencyBuckets(ctx);
       this.bucketsBuiltFor = key;
     }
-    if (this.filesBuiltFor !== key && mentions(sql, /\b(requests|files|file_\d+)\b/i)) {
-      this.buildFileViews(ctx);
+    if (ctx.store.version !== this.dataVersion) {
+      // New data: rows read from parsers before are of files that may be gone or changed.
+      for (const table of this.materialised) this.db.exec(`DROP TABLE IF EXISTS ${table}`);
+      this.materialised.clear();
+      this.dataVersion = ctx.store.version;
+    }
+    // Views are remade when a query names a table of files; parser rows are read for the files it names.
+    if (mentions(sql, /\b(requests|files|file_\d+)\b/i) && (this.filesBuiltFor !== key || this.needsParserRows(sql))) {
+      await this.buildFileViews(ctx, sql, signal);
       this.filesBuiltFor = key;
     }
   }
@@ -183,6 +228,8 @@ export class QueryTables {
       kind: str(members.map((x) => x.s.kind)),
       from_s: num(members.map((x) => from.get(x.s.id))),
       to_s: num(members.map((x) => to.get(x.s.id))),
+      // A series with no time (a whole-run summary, a percentile table): its count, in no second.
+      untimed: num(members.map((x) => (x.s.source === 'summary' ? (x.s.summary?.count ?? null) : x.s.source === 'distribution' ? (x.s.distribution?.totalCount ?? null) : null))),
     });
     this.db.exec(`CREATE OR REPLACE VIEW seconds AS
       WITH m AS (SELECT * FROM bl_members),
@@ -190,6 +237,8 @@ export class QueryTables {
         SELECT m.run, m.op, m.kind, i.start_us // 1000000 AS second, i.n, m.from_s, m.to_s FROM m JOIN intervals i USING (series_id)
         UNION ALL
         SELECT m.run, m.op, m.kind, r.sec, r.n, m.from_s, m.to_s FROM m JOIN raw_seconds r USING (series_id)
+        UNION ALL
+        SELECT m.run, m.op, m.kind, NULL, m.untimed, NULL, NULL FROM m WHERE m.untimed IS NOT NULL
       )
       SELECT run, op, kind, second::BIGINT AS second, sum(n)::BIGINT AS count,
              (CASE WHEN kind = 'failed' THEN sum(n) ELSE 0 END)::BIGINT AS failed
@@ -206,11 +255,16 @@ export class QueryTables {
       client: str(files.map((f) => clientOf(f.path))),
       format: str(files.map((f) => f.format)),
       queryable: bool(files.map(() => false)),
+      requests_from: str(files.map(() => null)),
     });
   }
 
-  /** `latency_buckets`: the merged histograms exactly as the summary reads them — the same groups, series and window. */
-  private buildLatencyBuckets({ store, window }: QueryContext): void {
+  /**
+   * `latency_buckets`: the merged histograms exactly as the summary reads them — the same groups,
+   * series and window — and, where the summary's percentiles are exact from percentile tables
+   * that list every bucket (sysbench's histogram, memtier's per-command HdrHistogram), those rows.
+   */
+  private buildLatencyBuckets({ store, analysis, window }: QueryContext): void {
     const groups = mergeGroups(store);
     const mergeable = groups.map((m, g) => ({ m, g })).filter(({ m }) => m.refusal === null && m.series.every(dbBacked));
     const sel = mergeable.flatMap(({ m, g }) => m.series.map((s) => ({ s, g })));
@@ -220,55 +274,96 @@ export class QueryTables {
       window,
     );
     const merged = mergeHistograms(store, { seriesIds: sel.map((x) => x.s.id), groups: sel.map((x) => x.g), ...windowOf });
-    const rows = merged.reduce((n, h) => n + h.histogram.lo.length, 0);
-    const b = { run: new Array<string>(rows), op: new Array<string>(rows), lo: new Float64Array(rows), hi: new Float64Array(rows), n: new Float64Array(rows), raw: new Array<boolean>(rows) };
-    let at = 0;
+    const b = { run: [] as string[], op: [] as string[], lo: new Float64Column(), hi: new Float64Column(), n: new Float64Column(), raw: [] as boolean[] };
     for (const h of merged) {
       const group = groups[h.g];
       if (!group) continue;
       const unit = group.series[0]?.unit ?? 'us';
       const { lo, width, count } = h.histogram;
-      for (let i = 0; i < lo.length; i++, at++) {
-        b.run[at] = group.run.label;
-        b.op[at] = group.op;
-        b.lo[at] = toMicros(lo[i] as number, unit);
-        b.hi[at] = toMicros((lo[i] as number) + (width[i] as number) - 1, unit);
-        b.n[at] = count[i] as number;
-        b.raw[at] = h.raw;
+      for (let i = 0; i < lo.length; i++) {
+        b.run.push(group.run.label);
+        b.op.push(group.op);
+        b.lo.push(toMicros(lo[i] as number, unit));
+        b.hi.push(toMicros((lo[i] as number) + (width[i] as number) - 1, unit));
+        b.n.push(count[i] as number);
+        b.raw.push(h.raw);
       }
     }
-    this.replaceTable('latency_buckets', { run: vectorFromArray(b.run, new Utf8()), op: vectorFromArray(b.op, new Utf8()), lo_us: makeVector(b.lo), hi_us: makeVector(b.hi), count: makeVector(b.n), raw: vectorFromArray(b.raw, new Bool()) });
+    // Percentile tables the summary reads exactly: one row per table row, its value the bucket's
+    // highest, summed across clients as the summary sums them (no window: they have no time).
+    for (const m of groups) {
+      const exact = analysis.runs.find((r) => r.id === m.run.id)?.ops[m.op]?.exact === true;
+      const tables = m.series.map((s) => s.distribution);
+      if (!exact || m.refusal !== null || tables.length === 0 || !tables.every((d) => d !== undefined)) continue;
+      const d = tables.length === 1 ? tables[0] : sumDistributions(tables);
+      if (!d) continue;
+      const unit = m.series[0]?.unit ?? 'us';
+      const layout = d.precision ? new HdrLayout(d.precision) : null;
+      let below = 0;
+      for (const row of d.rows) {
+        if (row.totalCount <= below) continue;
+        b.run.push(m.run.label);
+        b.op.push(m.op);
+        b.lo.push(toMicros(layout && Number.isInteger(row.value) ? layout.lowestEquivalentValue(row.value) : row.value, unit));
+        b.hi.push(toMicros(row.value, unit));
+        b.n.push(row.totalCount - below);
+        b.raw.push(false);
+        below = row.totalCount;
+      }
+    }
+    this.replaceTable('latency_buckets', { run: vectorFromArray(b.run, new Utf8()), op: vectorFromArray(b.op, new Utf8()), lo_us: makeVector(b.lo.finish()), hi_us: makeVector(b.hi.finish()), count: makeVector(b.n.finish()), raw: vectorFromArray(b.raw, new Bool()) });
     this.db.exec(`ALTER TABLE latency_buckets ALTER count TYPE BIGINT`);
-
   }
 
-  /** `file_<n>` over each CSV-shaped input DuckDB can read, and `requests` over those with per-request rows. */
-  private buildFileViews({ files }: QueryContext): void {
+  /**
+   * `file_<n>` and `requests`. Each input DuckDB can read in place gets its view over the file (no
+   * copy). An input with per-request rows that DuckDB cannot read, or whose columns `requests`
+   * cannot take, is read again by its parser on the first query that names `requests` or its
+   * `file_<n>` (src/engine/request-rows.ts), into a table kept until the data change.
+   */
+  private async buildFileViews({ store, files }: QueryContext, sql: string, signal: AbortSignal): Promise<void> {
     for (const row of this.db.query(`SELECT view_name AS t FROM duckdb_views() WHERE NOT internal AND regexp_matches(view_name, '^file_[0-9]+$')`)) {
       this.db.exec(`DROP VIEW IF EXISTS ${quoteIdent(row.t as string)}`);
     }
+    const everyFile = mentions(sql, /\brequests\b/i);
+    const named = new Set([...sql.matchAll(/\bfile_(\d+)\b/gi)].map((m) => Number(m[1])));
+    // The files the summary counts: of two holding the same client's requests (a test saved as
+    // CSV and as JSON), it takes one, and so does `requests`.
+    const counted = new Set(mergeGroups(store).flatMap((m) => m.series.map((x) => `${x.runId}\u0000${x.file}`)));
+    const isCounted = (path: string) => {
+      const run = store.runs.find((r) => r.paths.includes(path));
+      return run !== undefined && counted.has(`${run.id}\u0000${baseName(path)}`);
+    };
     const selects: string[] = [];
-    files.forEach((f, i) => {
+    this.pending.clear();
+    for (const [i, f] of files.entries()) {
       const n = i + 1;
-      if (!f.handle || !CSV_FORMATS.has(f.format)) return;
-      const name = this.register(f.path, f.handle);
-      const reader = this.sniffedReader(name);
-      // Not CSV after all (a JTL in XML, k6's or vegeta's JSON output, split into nonsense): no view.
-      if (!reader || reader.columns.length < 3 || /^[[{<]/.test(reader.columns[0]?.name ?? '')) return;
-      this.db.exec(`CREATE VIEW file_${n} AS SELECT * FROM ${reader.sql}`);
-      const { columns } = reader;
-      this.db.query(`UPDATE files SET queryable = true WHERE n = ?`, [n]);
-      const select = requestSelect(f.format, columns);
-      if (select) {
-        // The file's run and client as scalar subqueries, read once per query (a join per row cost more).
-        const of = (column: string) => `(SELECT ${column} FROM files WHERE n = ${n})`;
-        selects.push(`SELECT ${of('run')} AS run, ${of('client')} AS client, ${n} AS file, ${select.op}::VARCHAR AS op, (${select.timeMs})::DOUBLE AS time_ms,
-            (${select.latencyUs})::DOUBLE AS latency_us, (${select.ok})::BOOLEAN AS ok, (${select.status})::VARCHAR AS status,
-            (${select.message})::VARCHAR AS message,
-            (${select.thread})::VARCHAR AS thread, (${select.url})::VARCHAR AS url
-          FROM file_${n} AS t${select.where ? ` WHERE ${select.where}` : ''}`);
+      const reader = f.handle ? this.inPlaceReader(f, f.handle) : null;
+      if (reader) this.db.exec(`CREATE VIEW file_${n} AS SELECT * FROM ${reader.sql}`);
+      const select = reader && isCounted(f.path) ? requestSelect(f.format, reader.columns) : null;
+      let from: 'file' | 'parser' | null = select ? 'file' : null;
+      let source = `file_${n}`;
+      if (!select && f.perRequest && f.reread && isCounted(f.path)) {
+        from = 'parser';
+        source = this.parserRowsTable(f);
+        if (!this.materialised.has(source) && (everyFile || named.has(n))) await this.materialise(source, f, f.reread, signal);
+        if (!this.materialised.has(source)) {
+          this.pending.add(n);
+          source = '';
+        }
+        else if (!reader) this.db.exec(`CREATE VIEW file_${n} AS SELECT * FROM ${source}`);
       }
-    });
+      this.db.query(`UPDATE files SET queryable = ?, requests_from = ? WHERE n = ?`, [reader !== null || (from === 'parser' && source !== ''), from, n]);
+      if (!source || !from) continue;
+      // The file's run and client as scalar subqueries, read once per query (a join per row cost more).
+      const of = (column: string) => `(SELECT ${column} FROM files WHERE n = ${n})`;
+      const s = select ?? PARSER_ROWS;
+      selects.push(`SELECT ${of('run')} AS run, ${s.client ? `coalesce(${s.client}, ${of('client')})` : of('client')} AS client, ${n} AS file, ${s.op}::VARCHAR AS op, (${s.timeMs})::DOUBLE AS time_ms,
+          (${s.latencyUs})::DOUBLE AS latency_us, (${s.ok})::BOOLEAN AS ok, (${s.status})::VARCHAR AS status,
+          (${s.message})::VARCHAR AS message,
+          (${s.thread})::VARCHAR AS thread, (${s.url})::VARCHAR AS url
+        FROM ${source} AS t${s.where ? ` WHERE ${s.where}` : ''}`);
+    }
     this.db.exec('DROP VIEW IF EXISTS requests');
     this.db.exec(
       selects.length
@@ -276,6 +371,47 @@ export class QueryTables {
         : `CREATE VIEW requests AS SELECT NULL::VARCHAR AS run, NULL::VARCHAR AS client, NULL::INTEGER AS file, NULL::VARCHAR AS op, NULL::DOUBLE AS time_ms,
              NULL::DOUBLE AS latency_us, NULL::BOOLEAN AS ok, NULL::VARCHAR AS status, NULL::VARCHAR AS message, NULL::VARCHAR AS thread, NULL::VARCHAR AS url WHERE false`,
     );
+  }
+
+  /** Whether `sql` names a table whose rows are still to be read from a parser. */
+  private needsParserRows(sql: string): boolean {
+    if (this.pending.size === 0) return false;
+    if (mentions(sql, /\brequests\b/i)) return true;
+    return [...sql.matchAll(/\bfile_(\d+)\b/gi)].some((m) => this.pending.has(Number(m[1])));
+  }
+
+  /** How DuckDB reads an input in place, or null where it cannot (not CSV-shaped, not a file). */
+  private inPlaceReader(f: QueryFile, handle: InputHandle): { sql: string; columns: FileColumn[] } | null {
+    const fixed = fixedLayout(f.format, f.producer, f.perRequest);
+    if (fixed) {
+      const { delim, columns, project } = fixed;
+      // Delimiter and column names are ours; lines that do not fit the columns are left out.
+      const options = `auto_detect = false, header = false, delim = ${sqlString(delim)}, quote = '', escape = '', ignore_errors = true,
+        columns = {${columns.map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`).join(', ')}}`;
+      const read = `read_csv('${this.register(f.path, handle)}', ${options})`;
+      return project ? { sql: `(SELECT ${project.select} FROM ${read})`, columns: project.view } : { sql: read, columns };
+    }
+    if (!CSV_FORMATS.has(f.format)) return null;
+    const reader = this.sniffedReader(this.register(f.path, handle));
+    // Not CSV after all (a JTL in XML, k6's or vegeta's JSON output, split into nonsense): no view.
+    if (!reader || reader.columns.length < 3 || /^[[{<]/.test(reader.columns[0]?.name ?? '')) return null;
+    return reader;
+  }
+
+  /** The table of an input's rows as its parser reads them: one per input, kept while the data are. */
+  private parserRowsTable(f: QueryFile): string {
+    const key = inputKey(f.path, f.handle);
+    let table = this.parserTables.get(key);
+    if (!table) {
+      table = `bl_parser_rows_${this.parserTables.size + 1}`;
+      this.parserTables.set(key, table);
+    }
+    return table;
+  }
+
+  private async materialise(table: string, f: QueryFile, reread: Reread, signal: AbortSignal): Promise<void> {
+    await materialiseParserRows(this.db, table, f.path, f.format, reread, signal);
+    this.materialised.add(table);
   }
 
   /**
@@ -318,7 +454,7 @@ export class QueryTables {
 
   /** The input's name in DuckDB's file table: registered the first time, keeping its compression suffix. */
   private register(path: string, handle: InputHandle): string {
-    const key = `${path}\u0000${'file' in handle ? `${handle.file.name}:${handle.file.size}:${handle.file.lastModified}` : 'path' in handle ? handle.path : handle.url}`;
+    const key = inputKey(path, handle);
     let name = this.registered.get(key);
     if (!name) {
       name = `${INPUT_DIR}${this.registered.size + 1}.csv${/\.gz$/i.test(path) ? '.gz' : ''}`;

@@ -1,11 +1,13 @@
 import { ROLE_PATTERNS, unitFromHeader, type Role } from '../formats/csv-columns.ts';
-import type { FormatId } from '../model/types.ts';
+import { FAILURES, SKIPPED, TRANSACTION_LOG } from '../formats/pgbench.ts';
+import { MAX_EPOCH_MS } from '../model/numbers.ts';
+import type { FormatId, ProducerInfo } from '../model/types.ts';
 
 /**
  * How a CSV-shaped input's own columns, as DuckDB reads them (`file_<n>`), become the `requests`
  * table's columns: per format, SQL expressions over the columns `t.<name>` (names quoted, never
  * pasted from the file as text). The rules are the parsers' (src/formats/jmeter.ts, k6.ts,
- * vegeta.ts, generic-csv.ts): what makes a request failed, its unit, its operation name. The
+ * vegeta.ts, generic-csv.ts, ycsb-raw.ts, pgbench.ts): what makes a request failed, its unit, its operation name. The
  * status and message come from the file's own columns; where a layout has none they are NULL.
  */
 
@@ -18,6 +20,8 @@ export interface FileColumn {
 /** SQL expressions giving each `requests` column from one file's row `t`; `where` keeps its request rows. */
 export interface RequestSelect {
   op: string;
+  /** The client where the row names it (else the file's). */
+  client?: string;
   timeMs: string;
   latencyUs: string;
   ok: string;
@@ -168,9 +172,115 @@ function generic(columns: readonly FileColumn[]): RequestSelect | null {
   };
 }
 
-const BY_FORMAT: Partial<Record<FormatId, (columns: readonly FileColumn[]) => RequestSelect | null>> = { jmeter, k6, vegeta, 'generic-csv': generic };
+/** YCSB raw measurements: `OP,timestamp(ms),latency(us)`; YCSB names a failed operation's rows OP-FAILED. */
+function ycsbRaw(columns: readonly FileColumn[]): RequestSelect | null {
+  const [op, time, latency] = columns;
+  if (!op || !time || !latency) return null;
+  return {
+    op: `regexp_replace(${col(op)}, '-FAILED$', '', 'i')`,
+    timeMs: `${col(time)}::DOUBLE`,
+    latencyUs: `${col(latency)}::DOUBLE`,
+    ok: `NOT regexp_matches(${col(op)}, '-FAILED$', 'i')`,
+    status: 'NULL',
+    message: 'NULL',
+    thread: 'NULL',
+    url: 'NULL',
+    // The rows YcsbRawParser takes (header lines do not read as numbers and are gone already) of
+    // requests (opKind): Intended- rows time the same requests again, CLEANUP is the threads' cleanup.
+    where: `regexp_matches(${col(op)}, '^[A-Za-z][A-Za-z0-9_-]*$') AND NOT regexp_matches(${col(op)}, '^(Intended-.*|CLEANUP)$', 'i') AND ${col(time)} BETWEEN 0 AND ${MAX_EPOCH_MS} AND ${col(latency)} >= 0`,
+  };
+}
+
+/**
+ * pgbench `-l`: `client_id transaction_no time script_no time_epoch time_us [schedule_lag] [retries]`,
+ * `time` the latency in µs or the word a skipped or failed transaction has instead (its status
+ * here). With a lag column the latency is measured from the scheduled start: the request's own is
+ * time − lag, as the parser takes it (which skips a row whose lag exceeds its time).
+ */
+function pgbench(columns: readonly FileColumn[]): RequestSelect | null {
+  const named = (name: string) => find(columns, name);
+  const time = named('time');
+  const script = named('script_no');
+  const epoch = named('time_epoch');
+  const us = named('time_us');
+  if (!time || !script || !epoch || !us) return null;
+  const lag = named('schedule_lag');
+  const latency = `TRY_CAST(${col(time)} AS BIGINT)`;
+  const failed = oneOf(col(time), [SKIPPED, ...FAILURES]);
+  return {
+    op: `'script' || ${col(script)}`,
+    timeMs: `${col(epoch)} * 1000 + ${col(us)} // 1000`,
+    latencyUs: lag ? `${latency} - ${col(lag)}` : latency,
+    ok: `NOT ${failed}`,
+    status: `CASE WHEN ${failed} THEN ${col(time)} END`,
+    message: 'NULL',
+    thread: 'NULL',
+    url: 'NULL',
+    where: `(${failed} OR ${latency} IS NOT NULL)${lag ? ` AND NOT coalesce(${col(lag)} > ${latency}, false)` : ''}`,
+  };
+}
+
+/**
+ * A Gatling 2.x–3.12 text simulation.log, as its lines split at tabs (`fields`, 1-based): the
+ * REQUEST records of the four layouts requestFields of src/formats/gatling.ts tells apart by
+ * their fields, with its rules — groups joined by ' / ' before the name, KO failed, the latency
+ * end − start in whole ms, the time the end.
+ */
+function gatling(columns: readonly FileColumn[]): RequestSelect | null {
+  if (!find(columns, 'fields')) return null;
+  const f = (i: number) => `t.fields[${i}]`;
+  const n = 'len(t.fields)';
+  const integer = (v: string) => `regexp_matches(coalesce(${v}, ''), '^[0-9]{1,16}$')`;
+  const status = (i: number) => oneOf(`coalesce(${f(i)}, '')`, ['OK', 'KO']);
+  // The first field of each layout's groups, name, start, end, status and message.
+  const layout = `CASE WHEN ${f(1)} = 'REQUEST' AND ${n} = 7 AND ${status(6)} THEN [2, 3, 4, 5, 6, 7]
+    WHEN ${f(1)} = 'REQUEST' AND ${n} = 8 AND ${integer(f(2))} AND ${status(7)} THEN [3, 4, 5, 6, 7, 8]
+    WHEN ${f(1)} = 'REQUEST' AND ${n} >= 9 AND ${integer(f(3))} AND ${status(8)} THEN [4, 5, 6, 7, 8, 9]
+    WHEN ${f(3)} = 'REQUEST' AND ${n} >= 11 AND ${status(10)} THEN [4, 5, 6, 9, 10, 11] END`;
+  const field = (k: number) => `t.fields[(${layout})[${k}]]`;
+  const [groups, name, start, end, outcome, message] = [1, 2, 3, 4, 5, 6].map(field) as [string, string, string, string, string, string];
+  return {
+    op: `CASE WHEN ${groups} <> '' THEN replace(${groups}, ',', ' / ') || ' / ' || ${name} ELSE ${name} END`,
+    timeMs: `${end}::BIGINT`,
+    latencyUs: `(${end}::BIGINT - ${start}::BIGINT) * 1000`,
+    ok: `${outcome} = 'OK'`,
+    status: outcome,
+    message: `nullif(${message}, '')`,
+    thread: 'NULL',
+    url: 'NULL',
+    where: `(${layout}) IS NOT NULL AND ${integer(start)} AND ${integer(end)} AND ${end}::BIGINT <= ${MAX_EPOCH_MS} AND ${end}::BIGINT >= ${start}::BIGINT`,
+  };
+}
+
+const BY_FORMAT: Partial<Record<FormatId, (columns: readonly FileColumn[]) => RequestSelect | null>> = { jmeter, k6, vegeta, 'generic-csv': generic, 'ycsb-raw': ycsbRaw, pgbench, gatling };
 
 /** How `requests` reads a file of `format` with these columns, or null when it has no per-request rows. */
 export function requestSelect(format: FormatId, columns: readonly FileColumn[]): RequestSelect | null {
   return BY_FORMAT[format]?.(columns) ?? null;
+}
+
+/** Delimited text DuckDB reads with the layout given, not sniffed: its delimiter and its columns. */
+export interface FixedLayout {
+  delim: string;
+  columns: FileColumn[];
+  /** What `file_<n>` makes of those columns (its own columns then `view`), where not the columns themselves. */
+  project?: { select: string; view: FileColumn[] };
+}
+
+/**
+ * The layout of an input whose lines DuckDB reads as they are, without a header it could sniff:
+ * YCSB raw measurements, a pgbench per-transaction log with the extra columns its parser found, and
+ * a Gatling text log's lines.
+ * Lines that do not read in it (YCSB's header lines) are left out by DuckDB.
+ */
+export function fixedLayout(format: FormatId, producer: ProducerInfo | undefined, perRequest: boolean): FixedLayout | null {
+  const c = (name: string, type = 'BIGINT'): FileColumn => ({ name, type });
+  if (format === 'ycsb-raw') return { delim: ',', columns: [c('op', 'VARCHAR'), c('timestamp_ms'), c('latency_us')] };
+  // A text simulation.log (the binary one has no rows its parser reads): whole lines, split at tabs
+  // (the records' fields vary in number by type and Gatling version; a message holds no tab).
+  if (format === 'gatling' && perRequest) return { delim: '\u0001', columns: [c('line', 'VARCHAR')], project: { select: `string_split(line, chr(9)) AS fields`, view: [c('fields', 'VARCHAR[]')] } };
+  const settings = producer?.settings;
+  if (format !== 'pgbench' || settings?.log !== TRANSACTION_LOG.log) return null;
+  const extra = [...(settings[TRANSACTION_LOG.lag] === 'yes' ? [c('schedule_lag')] : []), ...(settings[TRANSACTION_LOG.retries] === 'yes' ? [c('retries')] : [])];
+  return { delim: ' ', columns: [c('client_id'), c('transaction_no'), c('time', 'VARCHAR'), c('script_no'), c('time_epoch'), c('time_us'), ...extra] };
 }

@@ -100,7 +100,7 @@ async function asUser<T>(prefix: string, run: () => T | Promise<T>): Promise<T> 
 export async function runUserQuery(db: Db, tables: QueryTables, ctx: QueryContext, sql: string, limit: number, signal: AbortSignal): Promise<{ result: QueryResult; table: Table }> {
   const t0 = performance.now();
   if (sql.trim() === '') throw new Error('no query given');
-  tables.prepare(ctx, sql);
+  await tables.prepare(ctx, sql, signal);
   const query = asSubquery(sql);
   const described = await asUser(`DESCRIBE ${SUBQUERY}`, () => db.query(`DESCRIBE ${query}`));
   const columns: ResultColumn[] = described.map((d) => ({ name: d.column_name as string, type: d.column_type as string, kind: kindOf(d.column_type as string) }));

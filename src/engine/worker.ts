@@ -14,7 +14,8 @@ import { runCompare } from './compare-queries.ts';
 import { runHistory } from './history-queries.ts';
 import { inOrder } from './in-order.ts';
 import { streamOf } from './input-stream.ts';
-import { MAX_PARSE_WORKERS, parseHere, ParsePool, parseWorkerCount, type ParseFile } from './parse-pool.ts';
+import { csvMappingsOf, MAX_PARSE_WORKERS, parseHere, ParsePool, parseWorkerCount, type ParseFile } from './parse-pool.ts';
+import { randomAccessOf } from './random-access.ts';
 import { PART_MIN_BYTES, readInParts } from './file-parts.ts';
 import { buildSnapshot } from './snapshot-build.ts';
 import { snapshotFromFile, looksLikeSnapshotFile, type Snapshot } from '../state/snapshot.ts';
@@ -265,7 +266,8 @@ async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: A
       queryTables ??= new QueryTables(store.db);
       const files = parsed.map((f) => {
         const input = inputsByPath.get(f.path);
-        return { path: f.path, format: f.format, handle: input?.file ? { file: input.file } : input?.url ? { url: input.url } : null };
+        const reread = input && { chunks: () => streamOf(input), options: { ...csvMappingsOf(input), ...randomAccessOf(input), ...(input.file ? { totalBytes: input.file.size } : {}) } };
+        return { path: f.path, format: f.format, handle: input?.file ? { file: input.file } : input?.url ? { url: input.url } : null, perRequest: f.series.some((s) => s.kind === 'raw'), ...(f.producer ? { producer: f.producer } : {}), ...(reread ? { reread } : {}) };
       });
       const ctx = { store, analysis: analyse(store, req.window), window: req.window, labels: req.labels, files };
       lastResult = null;

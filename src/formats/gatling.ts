@@ -1,6 +1,6 @@
 import { MAX_EPOCH_MS } from '../model/numbers.ts';
 import type { ParsedFile, ProducerInfo, RawSeries } from '../model/types.ts';
-import { LineParserBase, type FormatModule } from './format.ts';
+import { type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
 
@@ -77,13 +77,18 @@ function requestFields(f: string[]): RequestFields | null {
 
 class GatlingParser extends LineParserBase {
   private readonly ops = new Map<string, number>();
-  private readonly counter = new SampleCounter();
+  private readonly counter: SampleCounter;
   private readonly failures = new FailureTally();
   private producer: ProducerInfo | null = null;
   private runLine = 0;
   private errorRecords = 0;
   /** A binary log: refused as a whole. */
   private binary = false;
+
+  constructor(path: string, options: FormatOptions = {}) {
+    super(path);
+    this.counter = new SampleCounter(options.rawSamples);
+  }
 
   line(text: string, lineNo: number): void {
     this.lines = lineNo;
@@ -195,5 +200,5 @@ export const gatlingFormat: FormatModule = {
     if (!hasRequestOrRun) return 0;
     return records / lines.length >= 0.8 ? 0.95 : 0;
   },
-  createParser: (path) => new GatlingParser(path),
+  createParser: (path, options) => new GatlingParser(path, options),
 };

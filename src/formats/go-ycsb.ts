@@ -1,6 +1,6 @@
 import { MAX_EPOCH_MS, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { IntervalRow, IntervalsSeries, ParsedFile, ProducerInfo, RawSeries, PrintedSeries } from '../model/types.ts';
-import { LineParserBase, type FormatModule } from './format.ts';
+import { type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { SampleCounter } from './sample-counter.ts';
 
 /**
@@ -131,8 +131,13 @@ class GoYcsbParser extends LineParserBase {
   private tableHeader: string[] | null = null;
   private csv = false;
   private readonly rawOps = new Map<string, number>();
-  private readonly counter = new SampleCounter();
+  private readonly counter: SampleCounter;
   private runStartLine = 0;
+
+  constructor(path: string, options: FormatOptions = {}) {
+    super(path);
+    this.counter = new SampleCounter(options.rawSamples);
+  }
 
   line(text: string, lineNo: number): void {
     this.lines = lineNo;
@@ -353,5 +358,5 @@ export const goYcsbFormat: FormatModule = {
     for (const [sign, weight] of CONTENT_SIGNS) if (weight > score && sign.test(head)) score = weight;
     return score;
   },
-  createParser: (path) => new GoYcsbParser(path),
+  createParser: (path, options) => new GoYcsbParser(path, options),
 };

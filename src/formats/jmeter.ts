@@ -1,6 +1,6 @@
 import { MAX_EPOCH_MS, msToMicros } from '../model/numbers.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
-import { LineParserBase, type FormatModule } from './format.ts';
+import { type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { RecordJoiner, splitRecord } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
@@ -187,7 +187,7 @@ interface SeriesKey {
 }
 
 class JmeterParser extends LineParserBase {
-  private readonly counter = new SampleCounter();
+  private readonly counter: SampleCounter;
   private readonly failures = new FailureTally();
   private readonly seriesIndex = new Map<string, number>();
   private readonly seriesKeys: SeriesKey[] = [];
@@ -210,8 +210,9 @@ class JmeterParser extends LineParserBase {
   private rootOpen = false;
   private rootClosed = false;
 
-  constructor(path: string) {
+  constructor(path: string, options: FormatOptions = {}) {
     super(path);
+    this.counter = new SampleCounter(options.rawSamples);
     this.joiner = RecordJoiner.reportingTo(this.issues, ',');
   }
 
@@ -485,5 +486,5 @@ export const jmeterFormat: FormatModule = {
     // Header-less: only when the rows really are JMeter's default columns.
     return lines.length > 0 && lines.every((l) => defaultLayoutRow(l) !== null) ? 0.85 : 0;
   },
-  createParser: (path) => new JmeterParser(path),
+  createParser: (path, options) => new JmeterParser(path, options),
 };

@@ -3,7 +3,7 @@ import { includingFailuresOf } from '../model/naming.ts';
 import { parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, PrintedSeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
-import { firstLine, LineParserBase, type FormatModule } from './format.ts';
+import { firstLine, type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { QuotedLines } from './quoted-records.ts';
@@ -146,15 +146,16 @@ class K6Parser extends LineParserBase {
   /** tier|op|failed → series index. */
   private readonly seriesIndex = new Map<string, number>();
   private readonly seriesKeys: { tier: Tier; op: string }[] = [];
-  private readonly counter = new SampleCounter();
+  private readonly counter: SampleCounter;
   private readonly failures = new FailureTally();
   /** CSV records whose quoted fields span lines, joined. */
   private readonly quoted: QuotedLines;
   private document: { text: string; line: number; lines: number; overflow: boolean } | null = null;
   private summary: { value: Record<string, unknown>; line: number } | null = null;
 
-  constructor(path: string) {
+  constructor(path: string, options: FormatOptions = {}) {
     super(path);
+    this.counter = new SampleCounter(options.rawSamples);
     this.quoted = new QuotedLines(this.issues, (text, lineNo) => this.csvRecord(text, lineNo));
   }
 
@@ -439,5 +440,5 @@ export const k6Format: FormatModule = {
     if (/"metrics"\s*:/.test(start) && /"(?:root_group|http_req_duration|iteration_duration|summaryTrendStats|testRunDurationMs|vus_max)"/.test(start)) return 0.95;
     return 0;
   },
-  createParser: (path) => new K6Parser(path),
+  createParser: (path, options) => new K6Parser(path, options),
 };

@@ -42,8 +42,13 @@ import { SampleCounter } from './sample-counter.ts';
  */
 
 /** Transaction outcomes the per-transaction log writes in place of a latency. */
-const SKIPPED = 'skipped';
-const FAILURES = new Set(['failed', 'serialization', 'deadlock', 'other']);
+export const SKIPPED = 'skipped';
+export const FAILURES: ReadonlySet<string> = new Set(['failed', 'serialization', 'deadlock', 'other']);
+/**
+ * What a per-transaction log's settings say (ParsedFile.producer): its extra columns as the parser
+ * decided them, which `requests` reads the file by (src/engine/request-columns.ts).
+ */
+export const TRANSACTION_LOG = { log: 'per-transaction (-l)', lag: 'schedule lag column (--rate)', retries: 'retries column (--max-tries)' } as const;
 /** Epoch seconds are at least this (1973); pgbench writes Unix-epoch times in both logs. */
 const EPOCH_MIN_S = 1e8;
 const EPOCH_MAX_S = Math.floor(MAX_EPOCH_MS / 1000) - 1;
@@ -248,9 +253,9 @@ class TransactionLog {
       producer: {
         tool: 'pgbench',
         settings: {
-          log: 'per-transaction (-l)',
-          'schedule lag column (--rate)': extra.startsWith('lag') ? 'yes' : 'no',
-          'retries column (--max-tries)': extra.endsWith('retries') ? 'yes' : 'no',
+          log: TRANSACTION_LOG.log,
+          [TRANSACTION_LOG.lag]: extra.startsWith('lag') ? 'yes' : 'no',
+          [TRANSACTION_LOG.retries]: extra.endsWith('retries') ? 'yes' : 'no',
         },
       },
     };

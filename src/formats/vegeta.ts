@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, PrintedSeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
-import { firstLine, LineParserBase, type FormatModule } from './format.ts';
+import { firstLine, type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { QuotedLines } from './quoted-records.ts';
 import { outcomeSeries } from './outcomes.ts';
@@ -112,7 +112,7 @@ class VegetaParser extends LineParserBase {
   private readonly seriesIndex = new Map<string, number>();
   private readonly seriesKeys: { attack: string; method: string; url: string; failed: boolean }[] = [];
   private readonly attacks = new Set<string>();
-  private readonly counter = new SampleCounter();
+  private readonly counter: SampleCounter;
   /** Failed results by cause, keyed by their series' index until the operations are named. */
   private readonly failedBySeries = new FailureTally();
   private readonly failures = new FailureTally();
@@ -121,8 +121,9 @@ class VegetaParser extends LineParserBase {
   private readonly quoted: QuotedLines;
   private document: { text: string; line: number; lines: number; overflow: boolean } | null = null;
 
-  constructor(path: string) {
+  constructor(path: string, options: FormatOptions = {}) {
     super(path);
+    this.counter = new SampleCounter(options.rawSamples);
     this.quoted = new QuotedLines(this.issues, (text, lineNo) => this.csvRecord(text, lineNo));
   }
 
@@ -415,5 +416,5 @@ export const vegetaFormat: FormatModule = {
     if (/^Requests\s+\[total, rate/.test(line)) return 0.95;
     return 0;
   },
-  createParser: (path) => new VegetaParser(path),
+  createParser: (path, options) => new VegetaParser(path, options),
 };

@@ -188,7 +188,7 @@ export function QueryView({ client, version, state, update }: QueryViewProps) {
           </details>
         ))}
         <p className="small">
-          <code>file_&lt;n&gt;</code>: every column of input file n as DuckDB reads it (see <code>files</code>).
+          <code>file_&lt;n&gt;</code>: input file n: its own columns where DuckDB reads it, else its parser’s rows (see <code>files</code>).
         </p>
         <p className="small">
           <code>bl_percentile(hi_us, count, raw, q)</code>: the summary's exact percentile over <code>latency_buckets</code>; over raw rows, <code>bl_percentile(latency_us, 1, true, q)</code>.

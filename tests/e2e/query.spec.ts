@@ -54,6 +54,17 @@ test('requests and file_<n> read a dropped JTL in place', async ({ page }) => {
   await expect(page.locator('.query-table tbody')).toHaveText('Thread Group 1-1');
 });
 
+test('requests of a dropped k6 JSON come from its parser, read again in the worker on the first query', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Clear sample data' }).click();
+  await page.getByTestId('file-input').setInputFiles('tests/fixtures/k6/create-user-data.json.gz');
+  await expect(page.getByTestId('summary-table')).toBeVisible();
+  await runQuery(page, "SELECT op, ok, count(*) AS n FROM requests GROUP BY ALL UNION ALL SELECT 'from ' || requests_from, NULL, n FROM files");
+  await expect(page.getByTestId('query-summary')).toContainText('2 rows');
+  // The 1,000 requests the k6 summary of this test reports (tests/fixtures/k6/create-user-summary.json).
+  expect((await tableText(page)).split('\n').sort()).toEqual(['POST http://localhost:8080/users\ttrue\t1000', 'from parser\tNULL\t1']);
+});
+
 test('SQL from a link waits for Run, and reaching outside the loaded files fails with DuckDB\'s error and no request', async ({ page, baseURL }) => {
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));

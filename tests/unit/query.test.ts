@@ -1,15 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { writeRequestCsv } from '../../scripts/generate-data.ts';
 import { openQuery } from '../../src/cli/load-paths.ts';
+import { main as query } from '../../src/cli/query.ts';
 import { CancelledQueryError } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import type { OpSummary } from '../../src/model/figures.ts';
 import { opKind } from '../../src/model/naming.ts';
-import { FORMAT_IDS } from '../../src/model/types.ts';
 
 /**
  * SQL over the loaded results (src/engine/query-tables.ts), through the code the `query` command
@@ -19,34 +19,57 @@ import { FORMAT_IDS } from '../../src/model/types.ts';
  */
 
 const ROOT = 'tests/fixtures';
-const inputs = ['corpus', ...FORMAT_IDS.filter((id) => existsSync(path.join(ROOT, id)))].map((d) => path.join(ROOT, d));
+/** Every fixture folder: the corpus, each producer's, the broken files (what loads of them). */
+const inputs = readdirSync(ROOT, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => path.join(ROOT, e.name));
 
 describe('query tables over every fixture', () => {
   const cases = [...inputs.map((dir) => [dir, null] as const), [path.join(ROOT, 'corpus', 'zipfian-a'), { fromS: 5, toS: 20 }] as const];
-  it.each(cases)('%s (window %j): seconds sum to the summary counts, bl_percentile gives its percentiles', async (dir, window) => {
+  it.each(cases)('%s (window %j): seconds and requests count as the summary, bl_percentile gives its percentiles', async (dir, window) => {
     const q = await openQuery([dir], { window });
     const key = (run: unknown, op: unknown) => `${String(run)}\u0000${String(op)}`;
     const summary = new Map(q.analysis.runs.flatMap((r) => Object.entries(r.ops).map(([op, o]) => [key(r.label, op), o] as const)));
 
-    // The clients' series with a time: what `seconds` counts (a client with only a summary or a
-    // percentile table has no seconds, and a summary mixing them counts it too).
-    const timedCount = (o: OpSummary) =>
-      o.perClient.filter((c) => c.source === 'raw' || c.source === 'histogram' || c.source === 'intervals').reduce((n, c) => n + c.count, 0);
-    const counts = (await q.run('SELECT run, op, sum(count) AS n FROM seconds GROUP BY run, op')).result.rows;
-    for (const [run, op, n] of counts) {
-      const o = summary.get(key(run, op));
-      expect(o, `${dir} ${String(run)} ${String(op)}`).toBeDefined();
-      // All of the summary's count when all its clients' data have a time.
-      expect(n, `${dir} ${String(run)} ${String(op)}`).toBe(o && timedCount(o));
+    // Every request the summary counts is in `seconds`: those of clients with no time (a whole-run
+    // summary, a percentile table) in a row whose second is NULL; an operation with no request in
+    // the window has no row.
+    const counts = (await q.run('SELECT run, op, sum(count) AS n, count(*) FILTER (WHERE second IS NULL) AS untimed FROM seconds GROUP BY run, op')).result.rows;
+    expect(new Map(counts.map(([run, op, n]) => [key(run, op), n]))).toEqual(new Map([...summary].filter(([, o]) => o.count > 0).map(([k, o]) => [k, o.count])));
+    const timeless = (o: OpSummary) => o.perClient.some((c) => c.source === 'summary' || c.source === 'distribution');
+    for (const [run, op, , untimed] of counts) expect(untimed, `${dir} ${String(run)} ${String(op)}`).toBe(timeless(summary.get(key(run, op)) as OpSummary) ? 1 : 0);
+
+    // Every request of a file with per-request rows is a row of `requests`, failed where the summary
+    // counts it failed; none of a tool's report, summary or periodic counts is.
+    const perRequest = new Set(q.loaded.files.filter((f) => f.series.some((x) => x.kind === 'raw')).map((f) => f.path));
+    const requests = (await q.run(`SELECT run, op || CASE WHEN ok THEN '' ELSE '-FAILED' END AS op, count(*) AS n FROM requests GROUP BY ALL`)).result.rows;
+    const fromFiles = q.analysis.runs
+      .flatMap((r) => {
+        // A run's clients name their files by base name.
+        const files = new Set(r.paths.filter((p) => perRequest.has(p)).map((p) => path.basename(p)));
+        return Object.entries(r.ops)
+          .filter(([op]) => ['op', 'failed'].includes(opKind(op)))
+          .map(([op, o]) => [key(r.label, op), o.perClient.filter((c) => files.has(c.file)).reduce((n, c) => n + c.count, 0)] as const);
+      })
+      .filter(([, n]) => n > 0);
+    expect(new Map(requests.map(([run, op, n]) => [key(run, op), n])), `${dir}: requests`).toEqual(new Map(fromFiles));
+    if (window === null) {
+      // The files `requests` reads: those with per-request rows whose clients the summary counts
+      // (of a test saved as CSV and as JSON, one file).
+      const counted = new Set(q.analysis.runs.flatMap((r) => Object.values(r.ops).flatMap((o) => o.perClient.map((c) => key(r.label, c.file)))));
+      const runOf = (p: string) => q.analysis.runs.find((r) => r.paths.includes(p))?.label;
+      const from = (await q.run('SELECT path, requests_from FROM files')).result.rows;
+      expect(
+        from.filter(([, f]) => f !== null).map(([p]) => p),
+        `${dir}: requests_from`,
+      ).toEqual(q.loaded.files.map((f) => f.path).filter((p) => perRequest.has(p) && counted.has(key(runOf(p), path.basename(p)))));
     }
-    const counted = new Set(counts.map(([run, op]) => key(run, op)));
-    for (const [k, o] of summary) if (timedCount(o) > 0) expect(counted.has(k), `${dir}: ${k.replace('\u0000', ' ')} in seconds`).toBe(true);
 
     const percentiles = (
       await q.run(`SELECT run, op, bl_percentile(hi_us, count, raw, 0.5) AS p50, bl_percentile(hi_us, count, raw, 0.99) AS p99,
                     bl_percentile(hi_us, count, raw, 0.999) AS p999, sum(count) AS n FROM latency_buckets GROUP BY run, op`)
     ).result.rows;
-    const exact = [...summary].filter(([, o]) => o.exact && (o.source === 'raw' || o.source === 'histogram') && o.count > 0);
+    const exact = [...summary].filter(([, o]) => o.exact && o.count > 0);
     expect(percentiles.length, dir).toBe(exact.length);
     for (const [run, op, p50, p99, p999, n] of percentiles) {
       const o = summary.get(key(run, op));
@@ -116,20 +139,44 @@ describe('requests and file_<n> over a JTL', () => {
   });
 });
 
-describe('requests follow the parsers', () => {
-  const files = ['jmeter/HTMLReportTestFile.csv', 'jmeter/cinema-results.jtl', 'vegeta/mixed.csv', 'vegeta/single.csv.gz', 'k6/create-user-data.csv.gz'];
-  it.each([...files.map((f) => path.join(ROOT, f)), 'generated per-operation CSV'])('%s: requests per operation and outcome are the summary counts', async (file) => {
-    let input = file;
-    if (file === 'generated per-operation CSV') {
-      // A per-operation CSV (op, timestamp_ms, latency_us, status) as the bench writes it, failures among its rows.
-      input = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-query-')), 'requests.csv');
-      expect(Object.keys(await writeRequestCsv(20_000, input))).toContain('READ-FAILED');
-    }
+describe('requests of a generated per-operation CSV', () => {
+  it('requests per operation and outcome are the summary counts', async () => {
+    // A per-operation CSV (op, timestamp_ms, latency_us, status) as the bench writes it, failures among its rows.
+    const input = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-query-')), 'requests.csv');
+    expect(Object.keys(await writeRequestCsv(20_000, input))).toContain('READ-FAILED');
     const q = await openQuery([input]);
     const { rows } = (await q.run(`SELECT op || CASE WHEN ok THEN '' ELSE '-FAILED' END AS op, count(*) AS n FROM requests GROUP BY 1 ORDER BY 1`)).result;
     const ops = q.analysis.runs.flatMap((r) => Object.entries(r.ops).filter(([op]) => ['op', 'failed'].includes(opKind(op))).map(([op, o]) => [op, o.count]));
     expect(rows.length).toBeGreaterThan(0);
     expect(rows).toEqual(ops.sort(([a], [b]) => (String(a) < String(b) ? -1 : 1)));
+  });
+});
+
+describe('query --json over every fixture folder', () => {
+  // The issue's questions in one query: counts per second, exact percentiles, failures by status.
+  const sql = `SELECT 'seconds' AS q, op, sum(count)::DOUBLE AS v, NULL AS status FROM seconds GROUP BY op
+    UNION ALL SELECT 'p99', op, bl_percentile(hi_us, count, raw, 0.99), NULL FROM latency_buckets GROUP BY op
+    UNION ALL SELECT 'failed', op, count(*), status FROM requests WHERE NOT ok GROUP BY op, status`;
+  it.each(inputs)('%s: prints the rows as JSON, or DuckDB its error', async (dir) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
+    try {
+      // 1: some input of the folder could not be read (the broken files), said on standard error.
+      expect([0, 1]).toContain(await query(['--json', '--sql', sql, dir]));
+      const printed = JSON.parse(out.join('')) as { columns: string[]; rows: unknown[][] };
+      expect(printed.columns).toEqual(['q', 'op', 'v', 'status']);
+      const q = await openQuery([dir]);
+      expect(printed.rows.filter(([kind]) => kind === 'seconds').length).toBe(new Set(q.analysis.runs.flatMap((r) => Object.keys(r.ops))).size);
+      out.length = 0;
+      expect(await query(['--json', '--sql', 'SELECT nope FROM requests', dir])).toBe(2);
+      expect(out).toEqual([]);
+      expect(err.join('')).toMatch(/Binder Error: Referenced column "nope" not found/);
+    } finally {
+      stdout.mockRestore();
+      stderr.mockRestore();
+    }
   });
 });
 
