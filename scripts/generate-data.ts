@@ -260,3 +260,170 @@ export async function writeRequestCsv(rows: number, file: string, opsPerS = 90_0
   await new Promise<void>((resolve) => out.end(resolve));
   return counts;
 }
+
+/** The HTTP load tools whose per-request files the bench generates (`writeHttpToolRun`). */
+export type HttpTool = 'jmeter' | 'k6' | 'gatling' | 'vegeta';
+
+/** An e-shop's five requests, as a test plan names them, with the URL each calls (`{id}` varies). */
+const HTTP_REQUESTS = [
+  { label: '01 Home', method: 'GET', path: '/', weight: 0.3 },
+  { label: '02 Search', method: 'GET', path: '/api/search?q=item{id}', weight: 0.25 },
+  { label: '03 Product', method: 'GET', path: '/api/products/{id}', weight: 0.25 },
+  { label: '04 Add to cart', method: 'POST', path: '/api/cart/items', weight: 0.12 },
+  { label: '05 Checkout', method: 'POST', path: '/api/orders', weight: 0.08 },
+] as const;
+const HTTP_HOST = 'https://shop.example.com';
+const HTTP_THREADS = 50;
+
+/** A response time in ms as a web service gives them: log-normal, median ~80 ms, a tail to ~10 s. */
+function httpMillis(rand: () => number): number {
+  const u = Math.max(1e-12, rand());
+  const normal = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
+  return Math.min(10_000, Math.exp(4.4 + 0.9 * normal));
+}
+
+interface HttpRequest {
+  label: string;
+  method: string;
+  url: string;
+  thread: number;
+  startMs: number;
+  /** Response time, ms with ns precision (k6, vegeta); JMeter and Gatling round it to whole ms. */
+  ms: number;
+  /** 0 when the connection failed before a response (no status). */
+  status: number;
+  /** How it failed: an HTTP error status, a timeout, or (JMeter) a duration assertion. */
+  failure: 'status' | 'timeout' | 'assertion' | null;
+}
+
+/**
+ * `rows` requests of 50 threads over `seconds` seconds, ~2 % failed, in start order; URLs name one
+ * of `ids` items (vegeta attacks a fixed list of targets: one).
+ */
+function* httpRequests(rows: number, seconds: number, seed: number, ids: number): Generator<HttpRequest> {
+  const rand = prng(seed);
+  for (let i = 0; i < rows; i++) {
+    let pick = rand();
+    const r = HTTP_REQUESTS.find((q) => (pick -= q.weight) < 0) ?? HTTP_REQUESTS[0];
+    const ms = Math.round(httpMillis(rand) * 1e6) / 1e6;
+    const f = rand();
+    const failure = f < 0.015 ? 'status' : f < 0.018 ? 'timeout' : f < 0.02 && ms > 200 ? 'assertion' : null;
+    yield {
+      label: r.label,
+      method: r.method,
+      url: HTTP_HOST + r.path.replace('{id}', String(Math.floor(rand() * ids))),
+      thread: 1 + (i % HTTP_THREADS),
+      startMs: START_MS + Math.floor((i * seconds * 1000) / rows),
+      ms: failure === 'timeout' ? 10_000 + Math.round(rand() * 1e6) / 1e6 : ms,
+      status: failure === 'status' ? (rand() < 0.7 ? 500 : 503) : failure === 'timeout' ? 0 : 200,
+      failure,
+    };
+  }
+}
+
+/** A CSV field as JMeter's CSVSaveService and Go's encoding/csv write it: quoted when it holds a comma, quote or line end. */
+const csvField = (s: string): string => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+
+const JTL_HEADER = 'timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect';
+
+function jtlRow(q: HttpRequest): string {
+  const elapsed = Math.max(1, Math.round(q.ms));
+  const reason = q.status === 500 ? 'Internal Server Error' : 'Service Unavailable';
+  const [code, message, failure] =
+    q.failure === 'status'
+      ? [String(q.status), reason, '']
+      : q.failure === 'timeout'
+        ? ['Non HTTP response code: java.net.SocketTimeoutException', 'Non HTTP response message: Read timed out', '']
+        : // JMeter's Duration Assertion, its numbers formatted with grouping commas: a quoted field.
+          q.failure === 'assertion'
+          ? ['200', 'OK', `The operation lasted too long: It took ${elapsed.toLocaleString('en-US')} milliseconds, but should not have lasted longer than 200 milliseconds.`]
+          : ['200', 'OK', ''];
+  const latency = q.failure === 'timeout' ? 0 : Math.max(1, Math.round(elapsed * 0.8));
+  const connect = q.thread % 7 === 0 ? 3 : 0;
+  return `${q.startMs},${elapsed},${q.label},${csvField(code)},${message},Thread Group 1-${q.thread},text,${q.failure ? 'false' : 'true'},${csvField(failure)},${q.failure ? 231 : 5120 + (q.thread % 97)},${q.method === 'POST' ? 412 : 187},${HTTP_THREADS},${HTTP_THREADS},${q.url},${latency},0,${connect}\n`;
+}
+
+const K6_HEADER = 'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata';
+
+/** The rows k6 0.54's CSV output writes for one request and the iteration it ends (one request an iteration). */
+function k6Rows(q: HttpRequest, vusEverySecond: boolean): string {
+  const sec = Math.floor((q.startMs + q.ms) / 1000);
+  const ok = q.failure === null || q.failure === 'assertion';
+  const errorCode = q.failure === 'timeout' ? '1050' : ok ? '' : '1500';
+  const error = q.failure === 'timeout' ? 'request timeout' : '';
+  // k6 sets the name tag to the URL; the script names the request by its label (tags: { name }).
+  const tags = (expected: string) => `,,${error},${errorCode},${expected},,${q.method},${q.label},HTTP/1.1,default,,${q.status},,tls1.3,${q.url},,`;
+  const t = tags(ok ? 'true' : 'false');
+  const v = (x: number) => x.toFixed(6);
+  const waiting = q.ms * 0.85;
+  let out = vusEverySecond ? `vus,${sec},${HTTP_THREADS}.000000,,,,,,,,,,,,,,,,\n` : '';
+  out += `http_reqs,${sec},1.000000${t}\nhttp_req_duration,${sec},${v(q.ms)}${t}\nhttp_req_blocked,${sec},${v(0.004)}${t}\nhttp_req_connecting,${sec},0.000000${t}\n`;
+  out += `http_req_tls_handshaking,${sec},0.000000${t}\nhttp_req_sending,${sec},${v(0.031)}${t}\nhttp_req_waiting,${sec},${v(waiting)}${t}\nhttp_req_receiving,${sec},${v(q.ms - waiting - 0.031)}${t}\n`;
+  out += `http_req_failed,${sec},${ok ? '0' : '1'}.000000${t}\n`;
+  const it = `,,,,,,,,,default,,,,,,,`;
+  out += `data_sent,${sec},${q.method === 'POST' ? 412 : 187}.000000${it}\ndata_received,${sec},${ok ? 5120 : 231}.000000${it}\niteration_duration,${sec},${v(q.ms + 1000.5)}${it}\niterations,${sec},1.000000${it}\n`;
+  return out;
+}
+
+/** Base64 of a response body and headers, as vegeta's CSV encoder writes them (a few kinds, cycled). */
+const VEGETA_BODIES = ['{"status":"ok","items":[{"id":1,"name":"item"}]}', '{"error":"internal"}'].map((b) => Buffer.from(b).toString('base64'));
+const VEGETA_HEADERS = Buffer.from('Content-Type: application/json\r\nDate: Wed, 25 Nov 2026 00:05:41 GMT\r\nServer: nginx/1.24.0\r\n\r\n').toString('base64');
+
+function vegetaRow(q: HttpRequest, seq: number): string {
+  const ns = Math.round(q.ms * 1e6);
+  const ok = q.failure === null || q.failure === 'assertion';
+  const error = q.failure === 'timeout' ? `Get "${q.url}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)` : ok ? '' : q.status === 500 ? '500 Internal Server Error' : '503 Service Unavailable';
+  const code = ok ? 200 : q.status;
+  return `${BigInt(q.startMs) * 1_000_000n + BigInt(seq % 1_000_000)},${code},${ns},0,${ok ? 5120 : q.failure === 'timeout' ? 0 : 21},${csvField(error)},${q.failure === 'timeout' ? '' : VEGETA_BODIES[ok ? 0 : 1]},shop,${seq},${q.method},${q.url},${q.failure === 'timeout' ? '' : VEGETA_HEADERS}\n`;
+}
+
+/**
+ * A per-request file of `tool` holding `rows` requests over `seconds` seconds (for k6, `rows`
+ * lines of its CSV: it writes about 13 a request), laid out as the tool writes it: JMeter's CSV
+ * JTL with the default 17 columns, k6 0.54's `--out csv`, Gatling 3.9's `simulation.log`, vegeta's
+ * `encode --to csv`. Returns what benchlens shows for it: each operation's count.
+ */
+export async function writeHttpToolRun(tool: HttpTool, rows: number, seconds: number, file: string): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  const count = (op: string) => (counts[op] = (counts[op] ?? 0) + 1);
+  const out = createWriteStream(file);
+  const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));
+  let chunk = '';
+  const flush = async (force = false) => {
+    if (!force && chunk.length < 1 << 20) return;
+    await write(chunk);
+    chunk = '';
+  };
+  if (tool === 'jmeter') chunk += `${JTL_HEADER}\n`;
+  if (tool === 'k6') chunk += `${K6_HEADER}\n`;
+  if (tool === 'gatling') chunk += `RUN\tshop.CheckoutSimulation\tcheckoutsimulation\t${START_MS}\t \t3.9.5\n`;
+  // k6: 13 lines a request, and a vus gauge line every 50 requests.
+  const requests = tool === 'k6' ? Math.floor((rows - 1) / (13 + 1 / HTTP_THREADS)) : rows;
+  let seq = 0;
+  for (const q of httpRequests(requests, seconds, 28, tool === 'vegeta' ? 1 : 5000)) {
+    const failed = q.failure !== null && !(tool !== 'jmeter' && q.failure === 'assertion');
+    const op = tool === 'vegeta' ? `${q.method} ${q.url}` : q.label;
+    if (tool === 'jmeter') {
+      chunk += jtlRow(q);
+      if (!failed) count(`${op} (first byte)`);
+    } else if (tool === 'k6') {
+      const vus = seq % HTTP_THREADS === 0;
+      chunk += k6Rows(q, vus);
+      if (!failed) count(`${op} (first byte)`);
+    } else if (tool === 'gatling') {
+      // Gatling: a user starts, sends its request and ends; the check on the status fails a 5xx or a timeout.
+      const start = q.startMs;
+      const end = start + Math.max(0, Math.round(q.ms));
+      const ko = q.failure === 'timeout' ? `KO\tRequest timeout to shop.example.com/10.0.0.5:443 after 10000 ms` : failed ? `KO\tstatus.find.in([200, 209], 304), found ${q.status}` : 'OK\t ';
+      chunk += `USER\tCheckout\tSTART\t${start}\nREQUEST\t\t${q.label}\t${start}\t${end}\t${ko}\nUSER\tCheckout\tEND\t${end}\n`;
+    } else {
+      chunk += vegetaRow(q, seq);
+    }
+    count(failed ? `${op}-FAILED` : op);
+    seq++;
+    await flush();
+  }
+  await flush(true);
+  await new Promise<void>((resolve) => out.end(resolve));
+  return counts;
+}

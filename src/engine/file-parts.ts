@@ -30,7 +30,8 @@ const PLAN_HEAD_BYTES = 64 * 1024;
 /**
  * A large local file of a format read one sample a line, read in `parts` parts at once (one per
  * parse worker) and merged: one big file no longer leaves all cores but one idle. Null when the file
- * is to be read whole (small, remote, gzipped, or of a format that cannot be split).
+ * is to be read whole (small, remote, gzipped, of a format that cannot be split, or a file whose
+ * parts showed it cannot: ParsedFile.partUnsafe).
  */
 export async function readInParts(
   input: InputFile,
@@ -68,6 +69,8 @@ export async function readInParts(
     }
     read.push({ outcome, preambleLines: k > 0 && plan.preamble.length > 0 ? 1 : 0 });
   }
+  // Something only the whole file reads right (a record spanning lines, perhaps across a cut).
+  if (read.some((p) => p.outcome.partUnsafe !== undefined)) return null;
   return mergeParts(read);
 }
 

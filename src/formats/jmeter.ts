@@ -2,6 +2,7 @@ import { MAX_EPOCH_MS, msToMicros } from '../model/numbers.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
 import { type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { RecordJoiner, splitRecord } from './quoted-records.ts';
+import { ByteKeyed, bytesEqual, digitsValue, splitFields, textOf } from './byte-fields.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
 
@@ -186,6 +187,14 @@ interface SeriesKey {
   firstByte: boolean;
 }
 
+/** A label's series as its plain rows reach them, made when first needed (-1 before). */
+interface LabelSeries {
+  label: string;
+  ok: number;
+  failed: number;
+  firstByte: number;
+}
+
 class JmeterParser extends LineParserBase {
   private readonly counter: SampleCounter;
   private readonly failures = new FailureTally();
@@ -200,6 +209,11 @@ class JmeterParser extends LineParserBase {
   private header: string[] | null = null;
   private columns: Columns = {};
   private delimiter = ',';
+  /** A plain row's field bounds (see splitFields), room for the header's fields. */
+  private bounds = new Int32Array(0);
+  private readonly labels = new ByteKeyed<LabelSeries>();
+  /** Why the file must be read whole, when a part of it shows one (see ParsedFile.partUnsafe). */
+  private partUnsafe: string | null = null;
 
   // XML
   private state: XmlState = 'text';
@@ -238,6 +252,7 @@ class JmeterParser extends LineParserBase {
         this.delimiter = read.delimiter;
         this.joiner.setDelimiter(read.delimiter);
         this.columns = columnsOf(read.header);
+        this.bounds = new Int32Array(2 * read.header.length);
         return;
       }
       const row = defaultLayoutRow(text);
@@ -246,12 +261,84 @@ class JmeterParser extends LineParserBase {
       this.delimiter = row.delimiter;
       this.joiner.setDelimiter(row.delimiter);
       this.columns = columnsOf(DEFAULT_COLUMNS);
+      this.bounds = new Int32Array(2 * DEFAULT_COLUMNS.length);
     }
     // Rows without quotes (nearly all) are split directly; a quoted one may span lines.
     if (!this.joiner.open && !text.includes('"')) return this.csvRow(text.split(this.delimiter), lineNo);
     const record = this.joiner.push(text, lineNo);
     if (record) this.csvRow(record.fields, record.line);
+    // A part of the file that starts inside such a record would read its rest as rows.
+    else if (this.joiner.open) this.partUnsafe ??= 'a quoted field holds a line end';
   }
+
+  /**
+   * A CSV row as JMeter writes nearly all of them — no quote, every field there, numbers as plain
+   * digits, success `true`/`false` — read from its bytes, only the columns used; anything else
+   * (and every line before the header, XML, a record spanning lines) takes the rules of `line`.
+   */
+  lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
+    if (this.mode === 'csv' && this.header && !this.joiner.open && this.plainRow(bytes, start, end)) this.lines = lineNo;
+    else this.line(textOf(bytes, start, end), lineNo);
+  }
+
+  /** Reads a plain row (see lineBytes); false, having read nothing, for any other. */
+  private plainRow(bytes: Uint8Array, start: number, end: number): boolean {
+    const c = this.columns;
+    const b = this.bounds;
+    if (c.elapsed === undefined || splitFields(bytes, start, end, this.delimiter.charCodeAt(0), b) !== this.header!.length) return false;
+    if (c.sampleCount !== undefined) {
+      const at = b[2 * c.sampleCount]!;
+      if (b[2 * c.sampleCount + 1]! - at !== 1 || (bytes[at] !== 48 && bytes[at] !== 49)) return false;
+    }
+    const elapsed = digitsValue(bytes, b[2 * c.elapsed]!, b[2 * c.elapsed + 1]!, 12);
+    if (elapsed < 0) return false;
+    let time = Number.NaN;
+    if (c.time !== undefined) {
+      time = digitsValue(bytes, b[2 * c.time]!, b[2 * c.time + 1]!, 13);
+      if (time < 0 || time > MAX_EPOCH_MS) return false;
+    }
+    let ok = true;
+    if (c.success !== undefined) {
+      const [from, to] = [b[2 * c.success]!, b[2 * c.success + 1]!];
+      ok = bytesEqual(bytes, from, to, 'true');
+      if (!ok && !bytesEqual(bytes, from, to, 'false')) return false;
+    }
+    let firstByte = -1;
+    if (ok && c.latency !== undefined) {
+      firstByte = digitsValue(bytes, b[2 * c.latency]!, b[2 * c.latency + 1]!, 12);
+      if (firstByte < 0) return false;
+    }
+    if (c.host !== undefined) {
+      // Several load generators in one file: named by text, as `line` does.
+      const label = this.field(bytes, c.label) ?? '';
+      if (!ok) this.failures.add(label, this.field(bytes, c.responseCode), this.field(bytes, c.failureMessage) || this.field(bytes, c.responseMessage));
+      this.add(label, ok, (this.field(bytes, c.host) ?? '').trim(), time, elapsed * 1000, firstByte < 0 ? null : firstByte * 1000);
+      return true;
+    }
+    const l = c.label === undefined ? null : this.labels.get(bytes, b[2 * c.label]!, b[2 * c.label + 1]!, (label) => ({ label, ok: -1, failed: -1, firstByte: -1 }));
+    const s = l ?? (this.noLabel ??= { label: '', ok: -1, failed: -1, firstByte: -1 });
+    if (!ok) {
+      this.failures.add(s.label, this.field(bytes, c.responseCode), this.field(bytes, c.failureMessage) || this.field(bytes, c.responseMessage));
+      if (s.failed < 0) s.failed = this.seriesOf(`${s.label}-FAILED`, '', false);
+      this.counter.add(s.failed, time, elapsed * 1000);
+      return true;
+    }
+    if (s.ok < 0) s.ok = this.seriesOf(s.label, '', false);
+    this.counter.add(s.ok, time, elapsed * 1000);
+    if (firstByte < 0) return true;
+    if (s.firstByte < 0) s.firstByte = this.seriesOf(`${s.label}${FIRST_BYTE}`, '', true);
+    if (firstByte > 0) this.measured.add(s.firstByte);
+    this.counter.add(s.firstByte, time, firstByte * 1000);
+    return true;
+  }
+
+  /** Field `i` of the plain row just split, as text; null for a column the file does not have. */
+  private field(bytes: Uint8Array, i: number | undefined): string | null {
+    return i === undefined ? null : textOf(bytes, this.bounds[2 * i]!, this.bounds[2 * i + 1]!);
+  }
+
+  /** The series of rows of a file without a label column. */
+  private noLabel: LabelSeries | null = null;
 
   private csvRow(f: string[], lineNo: number): void {
     const header = this.header ?? [];
@@ -463,12 +550,16 @@ class JmeterParser extends LineParserBase {
     const counted = this.counter.finish(this.seriesKeys.length);
     const series: RawSeries[] = [];
     this.seriesKeys.forEach((k, i) => {
-      if (k.firstByte && !this.measured.has(i)) return;
+      if (k.firstByte && !this.measured.has(i)) {
+        // Another part of the file may hold its measured samples: left out here, kept there.
+        this.partUnsafe ??= `every Latency of ${k.op} is 0 here`;
+        return;
+      }
       series.push({ kind: 'raw', op: k.op, unit: 'us', ...counted[i]!, ...(k.client !== undefined ? { client: k.client } : {}) });
     });
     if (series.length === 0) this.issues.note(0, 'no samples found');
     const failures = this.failures.of('requests');
-    return this.parsed('jmeter', { series, ...(failures ? { failures } : {}), producer: { tool: 'JMeter', settings: { format: this.mode === 'xml' ? 'XML' : 'CSV' } } });
+    return this.parsed('jmeter', { series, ...(failures ? { failures } : {}), ...(this.partUnsafe ? { partUnsafe: this.partUnsafe } : {}), producer: { tool: 'JMeter', settings: { format: this.mode === 'xml' ? 'XML' : 'CSV' } } });
   }
 }
 
@@ -487,4 +578,10 @@ export const jmeterFormat: FormatModule = {
     return lines.length > 0 && lines.every((l) => defaultLayoutRow(l) !== null) ? 0.85 : 0;
   },
   createParser: (path, options) => new JmeterParser(path, options),
+  // A CSV with its header: every part is read after it. A record spanning lines, or a label whose
+  // first-byte view one part would leave out, makes the file read whole (ParsedFile.partUnsafe).
+  partPreamble(head) {
+    const first = head.split('\n', 1)[0] ?? '';
+    return first.trimStart().startsWith('<') || !readHeader(first) ? null : first;
+  },
 };

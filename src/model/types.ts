@@ -282,6 +282,11 @@ export interface ParsedFile {
   linePrefix?: StrippedPrefix;
   /** Failed requests by status and message, as the tool wrote them (src/model/failures.ts). */
   failures?: FileFailures;
+  /**
+   * Why this file, read in parts (src/engine/file-parts.ts), must be read whole instead: what the
+   * parser saw that a part cannot read as the whole file would (a quoted field holding a line end).
+   */
+  partUnsafe?: string;
   errors: ParseIssue[];
   /** Lines that were not used because they were malformed (each also reported in `errors`, capped). */
   skippedLines: number;

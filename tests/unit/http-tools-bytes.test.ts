@@ -1,0 +1,56 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { FormatModule } from '../../src/formats/format.ts';
+import { gatlingFormat } from '../../src/formats/gatling.ts';
+import { jmeterFormat } from '../../src/formats/jmeter.ts';
+import { k6Format } from '../../src/formats/k6.ts';
+import { vegetaFormat } from '../../src/formats/vegeta.ts';
+import type { ParsedFile } from '../../src/model/types.ts';
+import { parseByBytes, parseByLines } from './line-paths.ts';
+
+/**
+ * The HTTP load tools' parsers read plain rows straight from their bytes (lineBytes); every other
+ * line — quoted fields, records spanning lines, odd numbers, headers, another mode — goes through
+ * the full rules of `line`. Whatever the bytes and however they are chunked, both ways must give
+ * the same samples, series, failures and errors.
+ */
+
+const shape = (f: ParsedFile) => ({
+  ...f,
+  series: f.series.map((s) => (s.kind === 'raw' ? { ...s, counts: { sec: [...s.counts.sec], value: [...s.counts.value], n: [...s.counts.n] } } : s)),
+});
+
+function holdsEqual(format: FormatModule, file: string, line: fc.Arbitrary<string>, head: fc.Arbitrary<string>): void {
+  fc.assert(
+    fc.property(head, fc.array(line, { maxLength: 40 }), fc.constantFrom('\n', '\r\n'), fc.array(fc.nat(), { maxLength: 8 }), fc.boolean(), fc.boolean(), (first, lines, eol, cuts, finalEol, bom) => {
+      const text = (bom ? '\uFEFF' : '') + [first, ...lines].join(eol) + (finalEol ? eol : '');
+      expect(shape(parseByBytes(format, file, text, cuts))).toEqual(shape(parseByLines(format, file, text.replace(/^\uFEFF/, ''))));
+    }),
+    { numRuns: 300 },
+  );
+}
+
+const label = fc.constantFrom('01 Home', 'Переход на страницу', 'Requête HTTP', '', ' spaced ', 'a;b');
+const time = fc.oneof(fc.integer({ min: 1795000000000, max: 1795000009999 }).map(String), fc.constantFrom('', '0001795000000000', '17950000000001', '2026/11/27 10:00:00.123', ' 1795000000000', 'x'));
+const ms = fc.oneof(fc.nat({ max: 5000 }).map(String), fc.constantFrom('', '1.5', '-3', '0012', '1234567890123', ' 7'));
+
+describe('jmeter: CSV rows read from bytes', () => {
+  const success = fc.constantFrom('true', 'false', 'TRUE', ' true', 'maybe', '');
+  const message = fc.constantFrom('', 'OK', 'It took 1,234 ms, but', 'say "no"', 'two\nlines', 'Non HTTP response message: Read timed out');
+  const row = fc
+    .tuple(time, ms, label, fc.constantFrom('200', '500', ''), message, success, message, ms)
+    .map(([t, e, l, code, rm, s, fm, lt]) => [t, e, l, code, rm, 'Thread Group 1-1', 'text', s, fm, '5120', '187', '1', '1', 'https://shop.example.com/', lt, '0', '0']);
+  const quote = (f: string) => (/[",\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f);
+  const line = fc.oneof(
+    { weight: 8, arbitrary: row.map((f) => f.map(quote).join(',')) },
+    { weight: 1, arbitrary: row.map((f) => f.slice(0, 12).join(',')) },
+    { weight: 1, arbitrary: fc.constantFrom('', 'garbage', '"open,1,2', 'timeStamp,elapsed,label') },
+  );
+  const header = fc.constantFrom(
+    'timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect',
+    'timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,SampleCount,Hostname',
+    'timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,Latency,URL,IdleTime,Connect',
+    '1795000000000,5,01 Home,200,OK,Thread Group 1-1,text,true,,5120,187,1,1,https://shop.example.com/,3,0,0',
+  );
+  it('give what the same lines give read one by one, however chunked and whatever the line ends', () => holdsEqual(jmeterFormat, 'results.jtl', line, header));
+});
