@@ -3,6 +3,7 @@ import type { ParsedFile, ProducerInfo, RawSeries } from '../model/types.ts';
 import { type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
+import { ByteKeyed, bytesEqual, digitsValue, splitFields, textOf } from './byte-fields.ts';
 
 /**
  * Gatling's `simulation.log`, the text file Gatling 2.0–3.12 write (LogFileDataWriter): one
@@ -75,7 +76,20 @@ function requestFields(f: string[]): RequestFields | null {
   return null;
 }
 
+/** A request's series as plain records reach them, made when first needed (-1 before). */
+interface RequestSeries {
+  path: string;
+  ok: number;
+  failed: number;
+}
+
+/** Fields of a 3.4–3.12 REQUEST record, the one layout read from bytes. */
+const REQUEST_FIELDS = 7;
+const TAB = 9;
+
 class GatlingParser extends LineParserBase {
+  private readonly bounds = new Int32Array(2 * REQUEST_FIELDS);
+  private readonly requests = new ByteKeyed<RequestSeries>();
   private readonly ops = new Map<string, number>();
   private readonly counter: SampleCounter;
   private readonly failures = new FailureTally();
@@ -84,6 +98,8 @@ class GatlingParser extends LineParserBase {
   private errorRecords = 0;
   /** A binary log: refused as a whole. */
   private binary = false;
+  /** Why the file must be read whole, when a part of it shows one (see ParsedFile.partUnsafe). */
+  private partUnsafe: string | null = null;
 
   constructor(path: string, options: FormatOptions = {}) {
     super(path);
@@ -100,12 +116,59 @@ class GatlingParser extends LineParserBase {
     if (type === 'REQUEST') return this.request(fields, lineNo);
     if (type === 'RUN') return this.run(fields, lineNo);
     if (type === 'ERROR') {
+      // Counted for the file as a whole, in its producer settings.
+      this.partUnsafe ??= 'ERROR records';
       this.errorRecords++;
       return;
     }
     if (type !== null) return;
     if (text.trim().length === 0) return;
     this.issues.skip(lineNo, `not a Gatling simulation.log record (RUN, USER, REQUEST, GROUP, ERROR, ASSERTION): "${text.slice(0, 80)}"`);
+  }
+
+  /**
+   * The records Gatling 3.4–3.12 write by the million — a REQUEST of 7 fields with plain epoch ms
+   * and OK/KO, a USER or GROUP record — read from their bytes; any other line takes the rules of
+   * `line`.
+   */
+  lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
+    if (!this.binary && lineNo > 1 && this.plainRecord(bytes, start, end)) this.lines = lineNo;
+    else this.line(textOf(bytes, start, end), lineNo);
+  }
+
+  /** Reads a plain record (see lineBytes); false, having read nothing, for any other. */
+  private plainRecord(bytes: Uint8Array, start: number, end: number): boolean {
+    // USER and GROUP records hold no request: passed over, as `line` does.
+    if (bytesEqual(bytes, start, Math.min(end, start + 5), 'USER\t') || bytesEqual(bytes, start, Math.min(end, start + 6), 'GROUP\t')) return true;
+    const b = this.bounds;
+    if (splitFields(bytes, start, end, TAB, b) !== REQUEST_FIELDS || !bytesEqual(bytes, b[0]!, b[1]!, 'REQUEST')) return false;
+    const ok = bytesEqual(bytes, b[10]!, b[11]!, 'OK');
+    if (!ok && !bytesEqual(bytes, b[10]!, b[11]!, 'KO')) return false;
+    const startMs = digitsValue(bytes, b[6]!, b[7]!, 15);
+    const endMs = digitsValue(bytes, b[8]!, b[9]!, 13);
+    if (startMs < 0 || endMs < 0 || endMs > MAX_EPOCH_MS || endMs < startMs) return false;
+    // Groups and name, one key: the series' path is made from them once.
+    const r = this.requests.get(bytes, b[2]!, b[5]!, (text) => {
+      const [groups = '', name = ''] = text.split('\t');
+      return { path: requestPath(groups, name), ok: -1, failed: -1 };
+    });
+    let index: number;
+    if (ok) index = r.ok < 0 ? (r.ok = this.opIndex(r.path)) : r.ok;
+    else {
+      this.failures.add(r.path, 'KO', textOf(bytes, b[12]!, b[13]!));
+      index = r.failed < 0 ? (r.failed = this.opIndex(`${r.path}-FAILED`)) : r.failed;
+    }
+    this.counter.add(index, endMs, (endMs - startMs) * 1000);
+    return true;
+  }
+
+  private opIndex(op: string): number {
+    let index = this.ops.get(op);
+    if (index === undefined) {
+      index = this.ops.size;
+      this.ops.set(op, index);
+    }
+    return index;
   }
 
   private refuseBinary(text: string): void {
@@ -120,6 +183,8 @@ class GatlingParser extends LineParserBase {
   }
 
   private run(f: string[], lineNo: number): void {
+    // A second run's record, which only the whole file tells from the first.
+    if (lineNo > 1) this.partUnsafe ??= 'a RUN record after the first line';
     if (this.producer !== null) {
       this.issues.note(lineNo, `a second RUN record (line ${this.runLine} was the first): two simulation logs concatenated? Requests of both are read; the first run's description is kept`);
       return;
@@ -153,16 +218,10 @@ class GatlingParser extends LineParserBase {
     const end = Number(r.end);
     if (end > MAX_EPOCH_MS) return this.issues.skip(lineNo, `request end ${r.end} is beyond what can be placed in time (year 2255)`);
     if (end < start) return this.issues.skip(lineNo, `request ends (${r.end}) before it starts (${r.start})`);
-    const path = r.groups.length > 0 ? `${r.groups.split(',').join(' / ')} / ${r.name}` : r.name;
-    const op = r.status === 'KO' ? `${path}-FAILED` : path;
+    const path = requestPath(r.groups, r.name);
     if (r.status === 'KO') this.failures.add(path, r.status, r.message);
-    let index = this.ops.get(op);
-    if (index === undefined) {
-      index = this.ops.size;
-      this.ops.set(op, index);
-    }
     // Whole ms (Gatling's clock) as µs: exact.
-    this.counter.add(index, end, (end - start) * 1000);
+    this.counter.add(this.opIndex(r.status === 'KO' ? `${path}-FAILED` : path), end, (end - start) * 1000);
   }
 
   finish(): ParsedFile {
@@ -170,13 +229,18 @@ class GatlingParser extends LineParserBase {
     const series: RawSeries[] = [...this.ops.keys()].map((op, i) => ({ kind: 'raw', op, unit: 'us', ...counted[i]! }));
     if (!this.binary && series.length === 0) this.issues.note(0, 'no REQUEST records found');
     const failures = this.failures.of('requests');
-    const file = this.parsed('gatling', { series, ...(failures ? { failures } : {}) });
+    const file = this.parsed('gatling', { series, ...(failures ? { failures } : {}), ...(this.partUnsafe ? { partUnsafe: this.partUnsafe } : {}) });
     if (this.producer) {
       const producer = this.errorRecords > 0 ? { ...this.producer, settings: { ...this.producer.settings, 'ERROR records': String(this.errorRecords) } } : this.producer;
       file.producer = producer;
     }
     return file;
   }
+}
+
+/** A request's name as Gatling's reports show it: `Group / Sub / name`. */
+function requestPath(groups: string, name: string): string {
+  return groups.length > 0 ? `${groups.split(',').join(' / ')} / ${name}` : name;
 }
 
 /** A line that is a record of some simulation.log layout. */
@@ -201,4 +265,6 @@ export const gatlingFormat: FormatModule = {
     return records / lines.length >= 0.8 ? 0.95 : 0;
   },
   createParser: (path, options) => new GatlingParser(path, options),
+  // One record a line, none spanning lines (Gatling sanitises messages of tabs and line ends).
+  partPreamble: () => '',
 };

@@ -54,3 +54,16 @@ describe('jmeter: CSV rows read from bytes', () => {
   );
   it('give what the same lines give read one by one, however chunked and whatever the line ends', () => holdsEqual(jmeterFormat, 'results.jtl', line, header));
 });
+
+describe('gatling: simulation.log records read from bytes', () => {
+  const status = fc.constantFrom('OK', 'KO', 'ok', '');
+  const request = fc
+    .tuple(fc.constantFrom('', 'Checkout', 'Checkout,Pay'), label, time, time, status, fc.constantFrom(' ', 'status.find.in([200, 209], 304), found 500', ''))
+    .map(([groups, name, start, end, s, message]) => `REQUEST\t${groups}\t${name}\t${start}\t${end}\t${s}\t${message}`);
+  const line = fc.oneof(
+    { weight: 6, arbitrary: request },
+    { weight: 1, arbitrary: fc.constantFrom('USER\tCheckout\tSTART\t1795000000000', 'USER', 'GROUP\tA\t1795000000000\t1795000000100\t5\tOK', 'ERROR\tboom\t1795000000000', 'REQUEST\t1\t\tname\t1795000000000\t1795000000005\tOK\t ', 'RUN\tx.Sim\tsim\t1795000000000\t \t3.9.5', 'garbage', '', 'REQUEST\t\tn\t1795000000010\t1795000000005\tOK\t ') },
+  );
+  const head = fc.constantFrom('RUN\tshop.CheckoutSimulation\tcheckoutsimulation\t1795000000000\t \t3.9.5', 'REQUEST\t\t01 Home\t1795000000000\t1795000000077\tOK\t ', '\0\0\0\0\u00053.13.1');
+  it('give what the same lines give read one by one, however chunked and whatever the line ends', () => holdsEqual(gatlingFormat, 'simulation.log', line, head));
+});
