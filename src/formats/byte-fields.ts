@@ -89,7 +89,8 @@ export class ByteKeyed<T> {
   }
 }
 
-function sameBytes(key: Uint8Array, bytes: Uint8Array, start: number, end: number): boolean {
+/** Whether bytes[start, end) are the bytes of `key`. */
+export function sameBytes(key: Uint8Array, bytes: Uint8Array, start: number, end: number): boolean {
   if (key.length !== end - start) return false;
   for (let k = 0; k < key.length; k++) if (key[k] !== bytes[start + k]) return false;
   return true;

@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
+import { MAX_EPOCH_MS, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, PrintedSeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
 import { firstLine, type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
@@ -8,6 +8,7 @@ import { QuotedLines } from './quoted-records.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
+import { ByteKeyed, digitsValue, sameBytes, splitFields, textOf } from './byte-fields.ts';
 
 /**
  * vegeta's outputs (tsenart/vegeta, lib/results.go and lib/reporters.go of v12):
@@ -103,6 +104,17 @@ interface Report {
   settings: Record<string, string>;
 }
 
+/** A target's series as plain rows reach them: of the attack and method first seen with its URL. */
+interface TargetSeries {
+  attack: Uint8Array;
+  method: Uint8Array;
+  ok: number;
+  failed: number;
+}
+
+/** Fields of a row of v12's CSV, the one layout read from bytes. */
+const CSV_FIELDS = 12;
+
 /** vegeta's success: a 2xx or 3xx code (lib/metrics.go). */
 const isSuccessCode = (code: number) => code >= 200 && code < 400;
 
@@ -120,11 +132,50 @@ class VegetaParser extends LineParserBase {
   /** CSV records whose quoted fields span lines, joined. */
   private readonly quoted: QuotedLines;
   private document: { text: string; line: number; lines: number; overflow: boolean } | null = null;
+  private readonly bounds = new Int32Array(2 * CSV_FIELDS);
+  private readonly targets = new ByteKeyed<TargetSeries>();
+  /** Why the file must be read whole, when a part of it shows one (see ParsedFile.partUnsafe). */
+  private partUnsafe: string | null = null;
 
   constructor(path: string, options: FormatOptions = {}) {
     super(path);
     this.counter = new SampleCounter(options.rawSamples);
     this.quoted = new QuotedLines(this.issues, (text, lineNo) => this.csvRecord(text, lineNo));
+  }
+
+  /**
+   * A CSV row as vegeta v12 writes nearly all of them — 12 fields, no quote, Unix ns of 19 digits,
+   * plain code and latency — read from its bytes; any other line takes the rules of `line`.
+   */
+  lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
+    if (this.mode === 'csv' && !this.quoted.open && this.plainRow(bytes, start, end)) this.lines = lineNo;
+    else this.line(textOf(bytes, start, end), lineNo);
+  }
+
+  /** Reads a plain row (see lineBytes); false, having read nothing, for any other. */
+  private plainRow(bytes: Uint8Array, start: number, end: number): boolean {
+    const b = this.bounds;
+    if (splitFields(bytes, start, end, 44, b) !== CSV_FIELDS) return false;
+    // Unix ns → ms as parseTimestampMs reads 19 digits: the 13 digits of ms, then 6 decimals. For
+    // ms of 13 digits the sum rounds to the double nearest the decimal, as parsing it does.
+    if (b[1]! - b[0]! !== 19 || bytes[b[0]!] === 48) return false;
+    const whole = digitsValue(bytes, b[0]!, b[0]! + 13, 13);
+    const fraction = digitsValue(bytes, b[0]! + 13, b[1]!, 6);
+    const code = digitsValue(bytes, b[2]!, b[3]!, 3);
+    const latency = digitsValue(bytes, b[4]!, b[5]!, 15);
+    if (whole < 0 || fraction < 0 || code < 0 || latency < 0) return false;
+    const timeMs = whole + fraction / 1e6;
+    if (timeMs > MAX_EPOCH_MS) return false;
+    const t = this.targets.get(bytes, b[20]!, b[21]!, () => ({ attack: bytes.slice(b[14]!, b[15]!), method: bytes.slice(b[18]!, b[19]!), ok: -1, failed: -1 }));
+    if (!sameBytes(t.attack, bytes, b[14]!, b[15]!) || !sameBytes(t.method, bytes, b[18]!, b[19]!)) return false;
+    const failed = !isSuccessCode(code) || b[11]! > b[10]!;
+    let index: number;
+    if (failed) {
+      index = t.failed < 0 ? (t.failed = this.seriesOf(textOf(bytes, b[14]!, b[15]!), textOf(bytes, b[18]!, b[19]!), textOf(bytes, b[20]!, b[21]!), true)) : t.failed;
+      this.failedBySeries.add(String(index), String(code), textOf(bytes, b[10]!, b[11]!));
+    } else index = t.ok < 0 ? (t.ok = this.seriesOf(textOf(bytes, b[14]!, b[15]!), textOf(bytes, b[18]!, b[19]!), textOf(bytes, b[20]!, b[21]!), false)) : t.ok;
+    this.counter.add(index, timeMs, latency);
+    return true;
   }
 
   line(raw: string, lineNo: number): void {
@@ -134,12 +185,15 @@ class VegetaParser extends LineParserBase {
     if (this.quoted.open) return this.quoted.line(text, lineNo);
     const t = text.trim();
     if (t.length === 0) return;
-    this.mode ??= this.decide(t, lineNo);
+    this.mode ??= this.decideOnce(t, lineNo);
     switch (this.mode) {
       case 'gob':
         return;
       case 'csv':
-        return this.quoted.line(text, lineNo);
+        this.quoted.line(text, lineNo);
+        // A part of the file that starts inside such a record would read its rest as rows.
+        if (this.quoted.open) this.partUnsafe ??= 'a quoted field holds a line end';
+        return;
       case 'results-json':
         return this.resultJsonLine(t, lineNo);
       case 'report-json':
@@ -167,6 +221,13 @@ class VegetaParser extends LineParserBase {
     }
     if (TEXT_REPORT_LINE.test(t)) return 'report-text';
     return 'csv';
+  }
+
+  private decideOnce(t: string, lineNo: number): Mode {
+    const mode = this.decide(t, lineNo);
+    // Only CSV results are read in parts: a part that reads its lines otherwise misreads them.
+    if (mode !== 'csv') this.partUnsafe ??= `read as ${mode}`;
+    return mode;
   }
 
   // ---- results: CSV ------------------------------------------------------------------------
@@ -201,16 +262,21 @@ class VegetaParser extends LineParserBase {
 
   private add(r: Result): void {
     const failed = !isSuccessCode(r.code) || r.error !== '';
-    const key = `${r.attack}\u0000${r.method}\u0000${r.url}\u0000${failed ? 1 : 0}`;
+    const index = this.seriesOf(r.attack, r.method, r.url, failed);
+    if (failed) this.failedBySeries.add(String(index), String(r.code), r.error);
+    this.counter.add(index, r.timeMs, r.latencyNs);
+  }
+
+  private seriesOf(attack: string, method: string, url: string, failed: boolean): number {
+    const key = `${attack}\u0000${method}\u0000${url}\u0000${failed ? 1 : 0}`;
     let index = this.seriesIndex.get(key);
     if (index === undefined) {
       index = this.seriesKeys.length;
       this.seriesIndex.set(key, index);
-      this.seriesKeys.push({ attack: r.attack, method: r.method, url: r.url, failed });
-      this.attacks.add(r.attack);
+      this.seriesKeys.push({ attack, method, url, failed });
+      this.attacks.add(attack);
     }
-    if (failed) this.failedBySeries.add(String(index), String(r.code), r.error);
-    this.counter.add(index, r.timeMs, r.latencyNs);
+    return index;
   }
 
   // ---- reports -----------------------------------------------------------------------------
@@ -317,7 +383,7 @@ class VegetaParser extends LineParserBase {
     if (this.document) this.finishDocument(this.document);
     const series: LatencySeries[] = [...this.resultSeries(), ...this.reportSeries()];
     if (series.length === 0 && this.mode !== 'gob') this.issues.note(0, 'no vegeta results or report found');
-    const file = this.parsed('vegeta', { series });
+    const file = this.parsed('vegeta', { series, ...(this.partUnsafe ? { partUnsafe: this.partUnsafe } : {}) });
     const failures = this.failures.of(this.seriesKeys.length > 0 ? 'requests' : 'report');
     if (failures) file.failures = failures;
     const producer = this.producer();
@@ -417,4 +483,6 @@ export const vegetaFormat: FormatModule = {
     return 0;
   },
   createParser: (path, options) => new VegetaParser(path, options),
+  // CSV results have no header: each part is read on its own (see partUnsafe for what stops it).
+  partPreamble: (head) => (CSV_ROW_START.test(firstLine(head)) ? '' : null),
 };

@@ -67,3 +67,21 @@ describe('gatling: simulation.log records read from bytes', () => {
   const head = fc.constantFrom('RUN\tshop.CheckoutSimulation\tcheckoutsimulation\t1795000000000\t \t3.9.5', 'REQUEST\t\t01 Home\t1795000000000\t1795000000077\tOK\t ', '\0\0\0\0\u00053.13.1');
   it('give what the same lines give read one by one, however chunked and whatever the line ends', () => holdsEqual(gatlingFormat, 'simulation.log', line, head));
 });
+
+describe('vegeta: CSV results read from bytes', () => {
+  // Unix ns of every magnitude a timestamp may have, and numbers that are not plain.
+  const ns = fc.oneof(
+    { weight: 4, arbitrary: fc.bigInt({ min: 1_000_000_000_000_000_000n, max: 9_999_999_999_999_999_999n }).map(String) },
+    { weight: 1, arbitrary: fc.bigInt({ min: 1n, max: 999_999_999_999_999_999n }).map(String) },
+    { weight: 1, arbitrary: fc.constantFrom('', '0795000000000000000', ' 1795000000000000000', '1795000000000000000.5', 'x') },
+  );
+  const code = fc.constantFrom('200', '302', '500', '0', '', '1000', '20x');
+  const error = fc.constantFrom('', '500 Internal Server Error', 'Get "http://h/": context deadline exceeded', 'a\nb');
+  const quote = (f: string) => (/[",\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f);
+  const row = fc
+    .tuple(ns, code, ms, error, fc.constantFrom('shop', '', 'other'), fc.constantFrom('GET', 'POST', ''), fc.constantFrom('https://shop.example.com/', 'https://shop.example.com/Über', ''))
+    .map(([t, c, l, e, attack, method, url]) => [t, c, l, '0', '21', quote(e), 'eyJ9', attack, '7', method, url, 'SGVhZGVy']);
+  const line = fc.oneof({ weight: 8, arbitrary: row.map((f) => f.join(',')) }, { weight: 1, arbitrary: row.map((f) => f.slice(0, 6 + (f[0]!.length % 5)).join(',')) }, { weight: 1, arbitrary: fc.constantFrom('', 'garbage', '\uFEFF1795000000000000000,200,5,0,0,,,a,1,GET,u,') });
+  const head = fc.constantFrom('1795000000000000000,200,5,0,0,,eyJ9,shop,0,GET,https://shop.example.com/,SGVhZGVy', '{"latencies":{"total":5},"requests":1}');
+  it('give what the same lines give read one by one, however chunked and whatever the line ends', () => holdsEqual(vegetaFormat, 'results.csv', line, head));
+});
