@@ -1,6 +1,5 @@
 import Papa from 'papaparse';
 import { includingFailuresOf } from '../model/naming.ts';
-import { parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, PrintedSeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
 import { firstLine, type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
@@ -9,6 +8,8 @@ import { outcomeSeries } from './outcomes.ts';
 import { QuotedLines } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
+import { MAX_EPOCH_MS, parseScaledDecimal } from '../model/numbers.ts';
+import { ByteKeyed, bytesEqual, digitsValue, splitFields, textOf } from './byte-fields.ts';
 
 /**
  * k6's outputs (grafana/k6): `--out csv`, `--out json` and the end-of-test summary as JSON
@@ -139,6 +140,17 @@ function plainDecimal(v: number): string | null {
   return v === 0 ? '0' : null;
 }
 
+/** A request name's series as plain rows reach them, made when first needed (-1 before). */
+interface NameSeries {
+  name: string;
+  ok: number;
+  failed: number;
+  firstByte: number;
+}
+
+/** The metrics of the rows read from bytes: a request's whole time, its time to first byte, an iteration's. */
+const PLAIN_METRICS = ['http_req_duration', WAITING, ITERATION] as const;
+
 class K6Parser extends LineParserBase {
   private mode: Mode | null = null;
   private columns: Columns | null = null;
@@ -152,6 +164,13 @@ class K6Parser extends LineParserBase {
   private readonly quoted: QuotedLines;
   private document: { text: string; line: number; lines: number; overflow: boolean } | null = null;
   private summary: { value: Record<string, unknown>; line: number } | null = null;
+  private bounds = new Int32Array(0);
+  private readonly names = new ByteKeyed<NameSeries>();
+  /** Metric names of rows that are no operation's, by their bytes. */
+  private readonly passedOver = new ByteKeyed<boolean>();
+  private iterationIndex = -1;
+  /** Why the file must be read whole, when a part of it shows one (see ParsedFile.partUnsafe). */
+  private partUnsafe: string | null = null;
 
   constructor(path: string, options: FormatOptions = {}) {
     super(path);
@@ -169,7 +188,10 @@ class K6Parser extends LineParserBase {
     this.mode ??= this.decide(t);
     switch (this.mode) {
       case 'csv':
-        return this.quoted.line(text, lineNo);
+        this.quoted.line(text, lineNo);
+        // A part of the file that starts inside such a record would read its rest as rows.
+        if (this.quoted.open) this.partUnsafe ??= 'a quoted field holds a line end';
+        return;
       case 'ndjson':
         return this.jsonLine(t, lineNo);
       case 'summary-line':
@@ -177,6 +199,60 @@ class K6Parser extends LineParserBase {
       case 'summary-document':
         return this.documentLine(text, lineNo);
     }
+  }
+
+  /**
+   * A CSV row as k6 writes nearly all of them — no quote, no space around a field, every column —
+   * read from its bytes: most rows are of metrics that are not operations and are passed over
+   * once their name is seen; an HTTP request's time, time to first byte, or an iteration's, with
+   * plain numbers and `expected_response` true or false, is counted. Any other line takes the
+   * rules of `line`.
+   */
+  lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
+    if (this.mode === 'csv' && this.columns?.delimiter === ',' && !this.quoted.open && this.plainRow(bytes, start, end, this.columns)) this.lines = lineNo;
+    else this.line(textOf(bytes, start, end), lineNo);
+  }
+
+  /** Reads a plain row (see lineBytes); false, having read nothing, for any other. */
+  private plainRow(bytes: Uint8Array, start: number, end: number, c: Columns): boolean {
+    if (this.bounds.length !== 2 * c.width) this.bounds = new Int32Array(2 * c.width);
+    const b = this.bounds;
+    if (c.metric < 0 || c.name < 0 || c.url < 0 || c.expected < 0 || !plainEdges(bytes, start, end) || bytesEqual(bytes, start, Math.min(end, start + 11), 'metric_name')) return false;
+    const fields = splitFields(bytes, start, end, 44, b);
+    if (fields <= c.metric) return false;
+    const m0 = b[2 * c.metric]!;
+    const m1 = b[2 * c.metric + 1]!;
+    const metric = PLAIN_METRICS.findIndex((name) => bytesEqual(bytes, m0, m1, name));
+    // Not an operation (CSV output names no custom time trend), passed over as `line` does.
+    if (metric < 0) return this.passedOver.get(bytes, m0, m1, (name) => name === name.trim() && classify(name, this.customTimeTrends) === null);
+    if (fields !== c.width) return false;
+    const ns = millisBytesToNanos(bytes, b[2 * c.value]!, b[2 * c.value + 1]!);
+    const time = digitsValue(bytes, b[2 * c.time]!, b[2 * c.time + 1]!, 13);
+    const digits = b[2 * c.time + 1]! - b[2 * c.time]!;
+    // Unix seconds (up to 10 digits) or ms (12–13), as parseTimestampMs tells them.
+    const timeMs = digits <= 10 ? time * 1000 : digits >= 12 && time >= 1e11 ? time : -1;
+    if (ns < 0 || time < 0 || timeMs < 0 || timeMs > MAX_EPOCH_MS) return false;
+    if (PLAIN_METRICS[metric] === ITERATION) {
+      if (this.iterationIndex < 0) this.iterationIndex = this.seriesFor(3, ITERATION);
+      this.counter.add(this.iterationIndex, timeMs, ns);
+      return true;
+    }
+    const [n0, n1, u0, u1, e0, e1] = [b[2 * c.name]!, b[2 * c.name + 1]!, b[2 * c.url]!, b[2 * c.url + 1]!, b[2 * c.expected]!, b[2 * c.expected + 1]!];
+    // The name tag as the operation: there, other than the URL, with nothing to trim.
+    if (n1 === n0 || !plainEdges(bytes, n0, n1) || !plainEdges(bytes, u0, u1) || (n1 - n0 === u1 - u0 && bytesEqual(bytes, n0, n1, textOf(bytes, u0, u1)))) return false;
+    const failed = bytesEqual(bytes, e0, e1, 'false');
+    if (!failed && !bytesEqual(bytes, e0, e1, 'true')) return false;
+    const s = this.names.get(bytes, n0, n1, (name) => ({ name, ok: -1, failed: -1, firstByte: -1 }));
+    let index: number;
+    if (PLAIN_METRICS[metric] === WAITING) {
+      if (failed) return true;
+      index = s.firstByte < 0 ? (s.firstByte = this.seriesFor(1, `${s.name}${FIRST_BYTE}`)) : s.firstByte;
+    } else if (failed) {
+      this.failures.add(s.name, c.status >= 0 ? textOf(bytes, b[2 * c.status]!, b[2 * c.status + 1]!).trim() : '', c.errorCode >= 0 ? textOf(bytes, b[2 * c.errorCode]!, b[2 * c.errorCode + 1]!).trim() : '');
+      index = s.failed < 0 ? (s.failed = this.seriesFor(1, `${s.name}-FAILED`)) : s.failed;
+    } else index = s.ok < 0 ? (s.ok = this.seriesFor(1, s.name)) : s.ok;
+    this.counter.add(index, timeMs, ns);
+    return true;
   }
 
   private decide(t: string): Mode {
@@ -219,6 +295,8 @@ class K6Parser extends LineParserBase {
       return this.issues.skip(lineNo, 'a k6 CSV header without timestamp and metric_value columns');
     }
     if (this.columns) this.issues.note(lineNo, 'a second k6 CSV header: another output was appended here; its rows are read too');
+    // Its columns may differ from the first header's, which a part after it would read by.
+    if (lineNo > 1) this.partUnsafe ??= 'a second CSV header';
     this.columns = {
       delimiter,
       metric: at('metric_name'),
@@ -263,6 +341,10 @@ class K6Parser extends LineParserBase {
     if (metric === WAITING && failed) return;
     const name = metric === WAITING ? `${op}${FIRST_BYTE}` : failed ? `${op}-FAILED` : op;
     if (failed && metric !== WAITING) this.failures.add(op, tags.status, tags.errorCode);
+    this.counter.add(this.seriesFor(tier, name), timeMs, ns);
+  }
+
+  private seriesFor(tier: Tier, name: string): number {
     const key = `${tier}\u0000${name}`;
     let index = this.seriesIndex.get(key);
     if (index === undefined) {
@@ -270,7 +352,7 @@ class K6Parser extends LineParserBase {
       this.seriesIndex.set(key, index);
       this.seriesKeys.push({ tier, op: name });
     }
-    this.counter.add(index, timeMs, ns);
+    return index;
   }
 
   // ---- the summary -------------------------------------------------------------------------
@@ -381,7 +463,7 @@ class K6Parser extends LineParserBase {
       this.issues.note(0, this.mode === 'csv' || this.mode === 'ndjson' ? 'no request, custom time trend or iteration samples found' : 'no k6 output found');
     }
     const failures = this.failures.of('requests');
-    const file = this.parsed('k6', { series, ...(failures ? { failures } : {}) });
+    const file = this.parsed('k6', { series, ...(failures ? { failures } : {}), ...(this.partUnsafe ? { partUnsafe: this.partUnsafe } : {}) });
     if (this.mode !== null) file.producer = this.producer();
     return file;
   }
@@ -390,6 +472,8 @@ class K6Parser extends LineParserBase {
   private rawSeries(): RawSeries[] {
     const counted = this.counter.finish(this.seriesKeys.length);
     const tier = Math.min(...this.seriesKeys.map((k) => k.tier));
+    // Another part of the file may hold requests, which the whole file's operations would be.
+    if (tier > 1) this.partUnsafe ??= 'no request samples here';
     return this.seriesKeys.flatMap((k, i) => (k.tier === tier ? [{ kind: 'raw' as const, op: k.op, unit: 'ns' as const, ...counted[i]! }] : []));
   }
 
@@ -404,6 +488,32 @@ class K6Parser extends LineParserBase {
     }
     return { tool: 'k6', settings };
   }
+}
+
+/**
+ * Whether bytes[start, end) have nothing `trim` would take off: ASCII ends that are not white
+ * space, or (non-ASCII) text that trims to itself.
+ */
+function plainEdges(bytes: Uint8Array, start: number, end: number): boolean {
+  if (end === start) return true;
+  const first = bytes[start]!;
+  const last = bytes[end - 1]!;
+  if (first <= 32 || last <= 32) return false;
+  if (first < 128 && last < 128) return true;
+  const text = textOf(bytes, start, end);
+  return text === text.trim();
+}
+
+/** k6's ms with up to 6 decimals (`%f`) → integer ns, as millisToNanos reads them; -1 for anything else. */
+function millisBytesToNanos(bytes: Uint8Array, start: number, end: number): number {
+  let dot = start;
+  while (dot < end && bytes[dot] !== 46) dot++;
+  const whole = digitsValue(bytes, start, dot, 9);
+  if (whole < 0) return -1;
+  if (dot === end) return whole * 1e6;
+  const decimals = end - dot - 1;
+  const fraction = digitsValue(bytes, dot + 1, end, 6);
+  return fraction < 0 ? -1 : whole * 1e6 + fraction * 10 ** (6 - decimals);
 }
 
 /** A k6 trend's stats (ms, as printed) as a summary of `count` operations. */
@@ -441,4 +551,9 @@ export const k6Format: FormatModule = {
     return 0;
   },
   createParser: (path, options) => new K6Parser(path, options),
+  // CSV output: every part is read after its header (see partUnsafe for what stops it).
+  partPreamble: (head) => {
+    const first = head.split('\n', 1)[0] ?? '';
+    return /^metric_name,/.test(first) ? first : null;
+  },
 };

@@ -85,3 +85,17 @@ describe('vegeta: CSV results read from bytes', () => {
   const head = fc.constantFrom('1795000000000000000,200,5,0,0,,eyJ9,shop,0,GET,https://shop.example.com/,SGVhZGVy', '{"latencies":{"total":5},"requests":1}');
   it('give what the same lines give read one by one, however chunked and whatever the line ends', () => holdsEqual(vegetaFormat, 'results.csv', line, head));
 });
+
+describe('k6: CSV rows read from bytes', () => {
+  const header = 'metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata';
+  const metric = fc.constantFrom('http_req_duration', 'http_req_waiting', 'iteration_duration', 'http_reqs', 'vus', 'grpc_req_duration', ' http_req_duration', 'metric_name', 'data_sent');
+  const seconds = fc.oneof(fc.integer({ min: 1795000000, max: 1795000099 }).map(String), fc.constantFrom('1795000000123', '0001795000000', '17950000001', '', '1795000000.5', '2026-11-27T10:00:00Z', '123456789012345'));
+  const value = fc.oneof(fc.nat({ max: 99_999_999 }).map((n) => (n / 1e6).toFixed(6)), fc.constantFrom('1', '1.5', '', '-1.000000', '1.0000001', '1234567890.000000', ' 2.000000'));
+  const name = fc.constantFrom('01 Home', 'https://shop.example.com/', '', 'Über', ' padded', 'Über\u00a0');
+  const quote = (f: string) => (/[",\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f);
+  const row = fc
+    .tuple(metric, seconds, value, fc.constantFrom('', 'request timeout', 'x "y"'), fc.constantFrom('', '1050', '1500'), fc.constantFrom('true', 'false', '', 'TRUE'), fc.constantFrom('GET', 'POST'), name, fc.constantFrom('200', '500', '0', ''), fc.constantFrom('https://shop.example.com/', '', ' https://shop.example.com/'))
+    .map(([m, t, v, e, code, exp, method, n, status, url]) => [m, t, v, '', quote(e), code, exp, '', method, n, 'HTTP/1.1', 'default', '', status, '', 'tls1.3', url, '', '']);
+  const line = fc.oneof({ weight: 8, arbitrary: row.map((f) => f.join(',')) }, { weight: 1, arbitrary: row.map((f) => f.slice(0, 10).join(',')) }, { weight: 1, arbitrary: fc.constantFrom('', header, 'garbage', ` ${header.slice(0, 30)}`, '"open,1') });
+  it('give what the same lines give read one by one, however chunked and whatever the line ends', () => holdsEqual(k6Format, 'k6.csv', line, fc.constantFrom(header, header.replace(/,/g, ';'), 'http_reqs,1795000000,1.000000')));
+});
