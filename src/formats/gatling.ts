@@ -265,6 +265,10 @@ export const gatlingFormat: FormatModule = {
     return records / lines.length >= 0.8 ? 0.95 : 0;
   },
   createParser: (path, options) => new GatlingParser(path, options),
-  // One record a line, none spanning lines (Gatling sanitises messages of tabs and line ends).
-  partPreamble: () => '',
+  // One record a line, none spanning lines (Gatling sanitises messages of tabs and line ends). Each
+  // part is read after the log's RUN record, so that one in a part is a second run's (partUnsafe).
+  partPreamble: (head) => {
+    const first = head.split('\n', 1)[0] ?? '';
+    return /^RUN\t/.test(first) || /^[^\t]*\t[^\t]*\tRUN\t/.test(first) ? first : null;
+  },
 };

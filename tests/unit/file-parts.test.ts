@@ -1,4 +1,8 @@
 import fc from 'fast-check';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeHttpToolRun } from '../../scripts/generate-data.ts';
 import { describe, expect, it } from 'vitest';
 import { partBytes, partRanges, readInParts } from '../../src/engine/file-parts.ts';
 import { readPart } from '../../src/engine/parse-pool.ts';
@@ -93,6 +97,37 @@ describe('a file read in parts', () => {
     expect(parted).not.toBeNull();
     expect((w as ParsedFile).format).toBe('generic-csv');
     expect(comparable(parted as FileOutcome)).toEqual(comparable(w));
+  });
+
+  it("gives exactly the parse of the whole file: the HTTP load tools' per-request files", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'benchlens-parts-'));
+    try {
+      for (const tool of ['jmeter', 'k6', 'gatling', 'vegeta'] as const) {
+        const file = join(dir, `${tool}.log`);
+        await writeHttpToolRun(tool, 4000, 600, file);
+        for (const parts of [2, 3]) {
+          const { whole: w, parted } = await readBoth(`run/${tool}-results`, readFileSync(file, 'utf8'), parts, 1000);
+          expect((w as ParsedFile).format, tool).toBe(tool);
+          expect(parted, `${tool}, ${parts} parts`).not.toBeNull();
+          expect(comparable(parted as FileOutcome), `${tool}, ${parts} parts`).toEqual(comparable(w));
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads whole a file whose parts show they cannot read it as the whole: a quoted line end, a second run', async () => {
+    const row = (i: number, message: string) => `${1795255800000 + i},${i % 300},GET /,200,OK,Thread Group 1-1,text,${message ? 'false' : 'true'},${message},10,10,1,1,http://h/,${i % 200},0,0`;
+    const jtl = `timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect\n${Array.from({ length: 3000 }, (_, i) => row(i, i === 1500 ? '"Test failed: code expected to equal /\n\n****** received  : [[[500]]]\n/"' : '')).join('\n')}\n`;
+    const request = (i: number) => `REQUEST\t\tGET /\t${1795255800000 + i}\t${1795255800000 + 2 * i}\tOK\t `;
+    const run = 'RUN\tx.Sim\tsim\t1795255800000\t \t3.9.5';
+    const gatling = `${run}\n${Array.from({ length: 3000 }, (_, i) => (i === 2000 ? run : request(i))).join('\n')}\n`;
+    for (const [name, text] of [['run/results.jtl', jtl], ['run/simulation.log', gatling]]) {
+      const { whole: w, parted } = await readBoth(name as string, text as string, 3, 1000);
+      expect((w as ParsedFile).errors, name).toEqual(name === 'run/results.jtl' ? [] : [expect.objectContaining({ message: expect.stringContaining('a second RUN record') })]);
+      expect(parted, name).toBeNull();
+    }
   });
 
   it('reads whole what cannot be split: small, gzipped, quoted CSV, formats of several lines a record', async () => {
