@@ -38,3 +38,102 @@ SELECT op, any_value(total)::BIGINT AS count,
   min(latency) FILTER (WHERE cum >= (total * 99 + 99) // 100)::BIGINT AS p99,
   min(latency) FILTER (WHERE cum >= (total * 999 + 999) // 1000)::BIGINT AS p999
 FROM r GROUP BY op ORDER BY op`;
+
+/** The part of the bench's native reference these cases use (see findNative in bench.ts). */
+interface NativeReference {
+  engine: string;
+  run(files: readonly string[], query: string, load?: string): Promise<{ seconds: number; rows: (string | number)[][] }>;
+}
+
+/** File names as the tools write them (detection goes by content; the name is only a hint). */
+const FILE_NAMES: Record<HttpTool, string> = { jmeter: 'results.jtl', k6: 'k6-results.csv', gatling: 'simulation.log', vegeta: 'results.csv' };
+/** What benchlens keeps each tool's latencies in: µs per unit of the native figures. */
+const NATIVE_DIVISOR: Record<HttpTool, number> = { jmeter: 1, gatling: 1, k6: 1000, vegeta: 1000 };
+
+export interface HttpCase {
+  case: string;
+  tool: HttpTool;
+  rows: number;
+  mb: number;
+  /** Per repetition, benchlens then native back to back: seconds and their ratio. */
+  appSeconds: number[];
+  nativeSeconds: number[];
+  ratios: number[];
+  /** The engine's parse of the file on one core of this process (Node): CPU seconds and MB per CPU second. */
+  parseCpuSeconds: number;
+  mbPerCoreSecond: number;
+  figuresMatch: boolean | null;
+}
+
+const median = (v: readonly number[]): number => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+export const minMedian = (v: readonly number[]): string => `${Math.min(...v).toFixed(2)}/${median(v).toFixed(2)}`;
+
+/** CPU seconds of this process while `file` is parsed by the engine's readFile (one core: no parse workers). */
+export async function parseCpuSeconds(file: string): Promise<number> {
+  const [{ openAsBlob }, { fileChunks }, { readFile, isFailed }] = await Promise.all([import('node:fs'), import('../src/engine/input-stream.ts'), import('../src/formats/registry.ts')]);
+  const before = process.cpuUsage();
+  const outcome = await readFile(file, fileChunks(await openAsBlob(file), 0));
+  const used = process.cpuUsage(before);
+  if (isFailed(outcome)) throw new Error(`${file}: ${outcome.errors[0]?.message}`);
+  return (used.user + used.system) / 1e6;
+}
+
+/**
+ * Each tool's file of each size, generated (one hour, ~2 % failed) and handed to the built app's
+ * file input `reps` times, each time followed at once by native DuckDB answering the same question
+ * on the same file: the ratio of each pair, so a shared machine's load weighs on both alike.
+ */
+export async function httpToolCases(options: {
+  baseUrl: string;
+  dir: string;
+  tools: readonly HttpTool[];
+  rows: readonly number[];
+  reps: number;
+  native: NativeReference | null;
+  log: (s: string) => void;
+}): Promise<HttpCase[]> {
+  const [{ mkdirSync, rmSync, statSync }, path, { writeHttpToolRun }, { appWithFiles }] = await Promise.all([import('node:fs'), import('node:path'), import('./generate-data.ts'), import('./bench-app.ts')]);
+  const out: HttpCase[] = [];
+  for (const tool of options.tools) {
+    for (const rows of options.rows) {
+      mkdirSync(options.dir, { recursive: true });
+      const file = path.join(options.dir, FILE_NAMES[tool]);
+      const expected = await writeHttpToolRun(tool, rows, 3600, file);
+      const mb = statSync(file).size / 1e6;
+      const cpu = await parseCpuSeconds(file);
+      const row: HttpCase = { case: `${tool} ${FILE_NAMES[tool]}, ${rows.toLocaleString('en-US')} ${tool === 'k6' ? 'lines' : 'requests'}`, tool, rows, mb: Number(mb.toFixed(1)), appSeconds: [], nativeSeconds: [], ratios: [], parseCpuSeconds: Number(cpu.toFixed(3)), mbPerCoreSecond: Math.round(mb / cpu), figuresMatch: null };
+      for (let rep = 0; rep < options.reps; rep++) {
+        const shown = await appWithFiles(options.baseUrl, [file], expected);
+        const native = options.native ? await options.native.run([file], FIGURES_SQL, nativeHttpSql(tool, file)) : null;
+        row.appSeconds.push(Number(shown.appSeconds.toFixed(3)));
+        if (native) {
+          row.nativeSeconds.push(Number(native.seconds.toFixed(3)));
+          row.ratios.push(Number((shown.appSeconds / native.seconds).toFixed(2)));
+          const d = NATIVE_DIVISOR[tool];
+          const same = native.rows.every(([op, count, p50, p99, p999]) => {
+            const s = shown.figures[String(op)];
+            return s !== undefined && s.count === count && s.p50 === Number(p50) / d && s.p99 === Number(p99) / d && s['p99.9'] === Number(p999) / d;
+          });
+          row.figuresMatch = (row.figuresMatch ?? true) && same;
+        }
+        options.log(`${row.case} (${row.mb} MB): app ${shown.appSeconds.toFixed(2)} s${native ? `, native ${native.seconds.toFixed(2)} s` : ''}`);
+      }
+      out.push(row);
+      rmSync(file, { force: true });
+    }
+  }
+  return out;
+}
+
+/** The cases as a table: min/median of the repetitions. */
+export function printHttpCases(cases: readonly HttpCase[], ycsbRawMbPerCoreSecond: number | null): void {
+  console.log(`\nHTTP tools' per-request files, the built app from files handed over to the figures on screen, beside native DuckDB (min/median of ${cases[0]?.appSeconds.length ?? 0}, each pair back to back)`);
+  console.log(['case'.padEnd(44), 'MB'.padStart(6), 'app s'.padStart(11), 'native s'.padStart(11), 'ratio'.padStart(11), 'MB/s/core'.padStart(10), 'equal'.padStart(6)].join(' '));
+  for (const c of cases) {
+    console.log([c.case.padEnd(44), String(c.mb).padStart(6), minMedian(c.appSeconds).padStart(11), (c.nativeSeconds.length ? minMedian(c.nativeSeconds) : '–').padStart(11), (c.ratios.length ? minMedian(c.ratios) : '–').padStart(11), String(c.mbPerCoreSecond).padStart(10), (c.figuresMatch === null ? '–' : c.figuresMatch ? 'yes' : 'NO').padStart(6)].join(' '));
+  }
+  if (ycsbRawMbPerCoreSecond !== null) console.log(`MB/s/core: the engine's parse on one core (Node, CPU time); YCSB raw (1M rows) for comparison: ${ycsbRawMbPerCoreSecond} MB/s/core`);
+}

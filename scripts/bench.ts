@@ -17,6 +17,12 @@
  *
  *   npm run bench [-- --json] [--app-rows N] [--app-seconds S]
  *
+ * The HTTP load tools' per-request files (scripts/bench-http.ts): JMeter's CSV JTL, k6's CSV
+ * output, Gatling's simulation.log and vegeta's CSV, generated at each size, handed to the app
+ * and answered natively, back to back, several times; `--only http` runs them alone.
+ *
+ *   npm run bench [-- --only http] [--http-tools jmeter,k6,gatling,vegeta] [--http-rows N[,N…]] [--http-reps R]
+ *
  * Peak memory is the Chromium renderer's peak resident set (Linux VmHWM, reset before each phase;
  * renderer pids from CDP SystemInfo.getProcessInfo): the page, the engine worker and DuckDB's
  * WebAssembly memory live in that process.
@@ -31,7 +37,8 @@ import type { BenchResult } from '../src/bench/main.tsx';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 import { appQuery, appWithFiles, appWithLink, coldStart, vmHwmMB, type AppMeasurement, type ShownFigures } from './bench-app.ts';
 import { javaReference, type JavaRun } from './bench-java.ts';
-import { writeHdrLogs, writeRawCsv, writeRealHdrLogs, writeRealisticRawRun, writeRequestCsv } from './generate-data.ts';
+import { writeHdrLogs, writeRawCsv, writeRealHdrLogs, writeRealisticRawRun, writeRequestCsv, type HttpTool } from './generate-data.ts';
+import { httpToolCases, parseCpuSeconds, printHttpCases } from './bench-http.ts';
 
 /** The part of @duckdb/node-api the native reference uses. */
 interface NodeApi {
@@ -57,7 +64,7 @@ const HDR_OPS = ['READ', 'UPDATE', 'INSERT', 'SCAN'];
 const HDR_VALUES_PER_S = 1000;
 
 function usage(message: string): never {
-  console.error(`${message}\nusage: npm run bench -- [--json] [--rows N[,N…]] [--histograms N] [--app-rows N] [--app-seconds S] [--port P]`);
+  console.error(`${message}\nusage: npm run bench -- [--json] [--rows N[,N…]] [--histograms N] [--app-rows N] [--app-seconds S] [--port P] [--only requests|http] [--http-tools jmeter,k6,gatling,vegeta] [--http-rows N[,N…]] [--http-reps R]`);
   process.exit(2);
 }
 
@@ -118,8 +125,8 @@ interface NativeRun {
 
 interface Native {
   engine: string;
-  /** Loads `files` into a fresh database and runs `query` on them, timed. */
-  run(files: readonly string[], query: string): Promise<NativeRun>;
+  /** Loads `files` into a fresh database (by `load`, YCSB raw rows by default) and runs `query` on them, timed. */
+  run(files: readonly string[], query: string, load?: string): Promise<NativeRun>;
 }
 
 const cellValue = (v: unknown): string | number => (typeof v === 'string' ? v : Number(v));
@@ -141,8 +148,8 @@ async function findNative(): Promise<Native | null> {
     const version = spawnSync('python3', ['-c', 'import duckdb; print(duckdb.__version__)'], { encoding: 'utf8' }).stdout.trim();
     return {
       engine: `python duckdb ${version}`,
-      async run(files, query) {
-        const r = spawnSync('python3', ['-c', PYTHON_SCRIPT, loadSql(files), query], { encoding: 'utf8', maxBuffer: 1 << 24 });
+      async run(files, query, load = loadSql(files)) {
+        const r = spawnSync('python3', ['-c', PYTHON_SCRIPT, load, query], { encoding: 'utf8', maxBuffer: 1 << 24 });
         if (r.status !== 0) throw new Error(`python duckdb failed: ${r.stderr}`);
         // The answer is the last line: anything DuckDB prints before it (a progress bar, where a
         // version ignores the setting) is not JSON.
@@ -156,10 +163,10 @@ async function findNative(): Promise<Native | null> {
   if (cli.status === 0) {
     return {
       engine: `duckdb CLI ${cli.stdout.trim()}`,
-      async run(files, query) {
+      async run(files, query, load = loadSql(files)) {
         // One process for load and query: its wall time (start-up included, ~10 ms) is the figure.
         const t0 = performance.now();
-        const r = spawnSync('duckdb', ['-json', ':memory:', '-c', `${loadSql(files)}; ${query};`], { encoding: 'utf8', maxBuffer: 1 << 24 });
+        const r = spawnSync('duckdb', ['-json', ':memory:', '-c', `${load}; ${query};`], { encoding: 'utf8', maxBuffer: 1 << 24 });
         const seconds = (performance.now() - t0) / 1000;
         if (r.status !== 0) throw new Error(`duckdb CLI failed: ${r.stderr}`);
         const rows = JSON.parse(r.stdout.slice(r.stdout.indexOf('['))) as Record<string, unknown>[];
@@ -174,12 +181,12 @@ async function findNative(): Promise<Native | null> {
     const { DuckDBInstance, version } = (await import(/* @vite-ignore */ nodeApi)) as NodeApi;
     return {
       engine: `@duckdb/node-api (DuckDB ${version()})`,
-      async run(files, query) {
+      async run(files, query, load = loadSql(files)) {
         const instance = await DuckDBInstance.create(':memory:');
         const con = await instance.connect();
         try {
           let t = performance.now();
-          await con.run(loadSql(files));
+          await con.run(load);
           const loadSeconds = (performance.now() - t) / 1000;
           t = performance.now();
           const rows = (await con.runAndReadAll(query)).getRows();
@@ -423,6 +430,36 @@ async function buildAndServe(): Promise<{ dist: string; url: string }> {
   return { dist, url: server.url };
 }
 
+const HTTP_TOOLS: readonly HttpTool[] = ['jmeter', 'k6', 'gatling', 'vegeta'];
+const httpTools = (option('--http-tools') ?? HTTP_TOOLS.join(',')).split(',').map((t) => (HTTP_TOOLS.includes(t as HttpTool) ? (t as HttpTool) : usage(`--http-tools: no tool "${t}"`)));
+const httpRows = (option('--http-rows') ?? '1000000,5000000').split(',').map((t) => positive('--http-rows', t));
+const httpReps = positive('--http-reps', option('--http-reps') ?? '3');
+
+/** The HTTP tools' cases (scripts/bench-http.ts), and YCSB raw's parse on one core beside them. */
+async function httpCases(baseUrl: string, native: Awaited<ReturnType<typeof findNative>>) {
+  const dir = path.join(work, 'http');
+  const cases = await httpToolCases({ baseUrl, dir, tools: httpTools, rows: httpRows, reps: httpReps, native, log });
+  const raw = path.join(dir, 'client1-raw.csv');
+  await writeRealisticRawRun(1_000_000, 3600, [raw]);
+  const ycsbRawMbPerCoreSecond = Math.round(statSync(raw).size / 1e6 / (await parseCpuSeconds(raw)));
+  rmSync(dir, { recursive: true, force: true });
+  return { cases, ycsbRawMbPerCoreSecond };
+}
+
+// `--only http`: the HTTP tools' cases alone.
+if (option('--only') === 'http') {
+  try {
+    const server = await buildAndServe();
+    const http = await httpCases(server.url, await findNative());
+    if (json) console.log(JSON.stringify(http, null, 2));
+    else printHttpCases(http.cases, http.ycsbRawMbPerCoreSecond);
+  } finally {
+    stopServer();
+    rmSync(work, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
 // `--only requests`: that case alone (its figures, without the rest of the bench).
 if (option('--only') === 'requests') {
   try {
@@ -599,12 +636,16 @@ try {
     memorySource: 'Chromium renderer peak RSS: /proc/<pid>/status VmHWM, reset per phase, pids from CDP SystemInfo.getProcessInfo',
     app,
     requestsQuery: await requestsQueryCase(server.url, queryRows),
+    http: await httpCases(server.url, native),
     coldStart: { firstPaintMs: cold.firstPaintMs === null ? null : round(cold.firstPaintMs, 1), sampleSummaryMs: round(cold.sampleSummaryMs, 1) },
     java: 'run' in java ? { reference: 'HdrHistogram 2.2.2 (Maven Central): HistogramLogReader + Histogram.add per operation, one JVM, start-up included; per case in app[].javaSeconds' } : { missing: java.missing },
   };
 
   if (json) console.log(JSON.stringify(doc, null, 2));
-  else printTable(doc);
+  else {
+    printTable(doc);
+    printHttpCases(doc.http.cases, doc.http.ycsbRawMbPerCoreSecond);
+  }
 } finally {
   stopServer();
   rmSync(work, { recursive: true, force: true });

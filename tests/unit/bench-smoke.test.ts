@@ -33,7 +33,7 @@ const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFini
 describe.skipIf(!existsSync('/usr/bin/chromium'))('npm run bench -- --json (tiny sizes, in Chromium)', () => {
   it('prints one document with every figure, the browser p99 equal to native DuckDB', { timeout: 240_000 }, async () => {
     const port = await freePort();
-    const { status, stdout, stderr } = await run(['--json', '--rows', '20000', '--histograms', '500', '--app-rows', '20000', '--app-seconds', '30', '--port', String(port)]);
+    const { status, stdout, stderr } = await run(['--json', '--rows', '20000', '--histograms', '500', '--app-rows', '20000', '--app-seconds', '30', '--http-rows', '3000', '--http-reps', '1', '--port', String(port)]);
     expect(status, stderr).toBe(0);
     const doc = JSON.parse(stdout);
     expect(doc.rawCsv.rows).toBe(20000);
@@ -57,6 +57,13 @@ describe.skipIf(!existsSync('/usr/bin/chromium'))('npm run bench -- --json (tiny
       if (nativeAvailable() && a.rows !== undefined) expect(a.figuresMatch, JSON.stringify(a)).toBe(true);
     }
     expect(positive(doc.coldStart.firstPaintMs) && positive(doc.coldStart.sampleSummaryMs)).toBe(true);
+    // The HTTP tools' per-request files: each timed on the app, its figures equal to native's.
+    expect(doc.http.cases.map((c: { tool: string }) => c.tool)).toEqual(['jmeter', 'k6', 'gatling', 'vegeta']);
+    for (const c of doc.http.cases) {
+      expect(positive(c.appSeconds[0]) && positive(c.mbPerCoreSecond), JSON.stringify(c)).toBe(true);
+      if (nativeAvailable()) expect(c.figuresMatch && positive(c.ratios[0]), JSON.stringify(c)).toBe(true);
+    }
+    expect(positive(doc.http.ycsbRawMbPerCoreSecond)).toBe(true);
     // The HdrHistogram Java reference runs where Java and Maven are, and gives the app's figures,
     // on the generated logs and on those of real YCSB 0.17 histograms.
     const hdr = doc.app.filter((a: { histograms?: number }) => a.histograms !== undefined);
