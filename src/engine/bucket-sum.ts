@@ -236,18 +236,24 @@ export class BucketSum {
 
   private grow(): void {
     const old = this.table;
-    const oldSlots = this.slots.subarray(0, this.used);
+    const oldSlots = this.slots;
     this.capacity *= 2;
     const mask = this.capacity - 1;
-    this.table = new Float64Array(this.capacity * 3);
+    const table = new Float64Array(this.capacity * 3);
     const slots = new Int32Array(this.capacity);
-    oldSlots.forEach((oldSlot, k) => {
-      const from = oldSlot * 3;
-      let slot = hash(old[from]!, old[from + 1]!) & mask;
-      while (this.table[slot * 3 + 1] !== FREE) slot = (slot + 1) & mask;
-      this.table.set(old.subarray(from, from + 3), slot * 3);
+    // Plain loops: a raw series of distinct ns values grows the table to millions of entries.
+    for (let k = 0; k < this.used; k++) {
+      const from = oldSlots[k]! * 3;
+      const lo = old[from]!;
+      const width = old[from + 1]!;
+      let slot = hash(lo, width) & mask;
+      while (table[slot * 3 + 1] !== FREE) slot = (slot + 1) & mask;
+      table[slot * 3] = lo;
+      table[slot * 3 + 1] = width;
+      table[slot * 3 + 2] = old[from + 2]!;
       slots[k] = slot;
-    });
+    }
+    this.table = table;
     this.slots = slots;
   }
 }

@@ -279,7 +279,7 @@ function sortedBuckets({ columns: { lo, width, n }, start, end }: Buckets): Spar
   return { lo: out.lo.subarray(0, length), width: out.width.subarray(0, length), count: out.n.subarray(0, length), totalCount: total };
 }
 
-/** Row numbers in ascending `lo`: bucket bounds, nearly always whole numbers. */
+/** Row numbers in ascending `lo`, rows of one `lo` in row order: bucket bounds, nearly always whole numbers. */
 function orderByLo(lo: Float64Array): Uint32Array {
   const rows = lo.length;
   // Each key is lo with the row number in its low bits: exact in a double while lo < 2^(53 − bits).
@@ -288,13 +288,39 @@ function orderByLo(lo: Float64Array): Uint32Array {
   const keys = new Float64Array(rows);
   for (let r = 0; r < rows; r++) {
     const v = lo[r] as number;
-    // A fraction (raw values in a unit finer than their digits) would mix with the row number.
-    if (!(v >= 0 && v < limit && Number.isInteger(v))) return Uint32Array.from(lo.keys()).sort((a, b) => (lo[a] as number) - (lo[b] as number));
+    // A fraction (raw values in a unit finer than their digits) would mix with the row number, and
+    // large values (ns of seconds) leave it no bits.
+    if (!(v >= 0 && v < limit && Number.isInteger(v))) return orderBySortedValues(lo);
     keys[r] = v * scale + r;
   }
   keys.sort();
   const order = new Uint32Array(rows);
   for (let i = 0; i < rows; i++) order[i] = (keys[i] as number) % scale;
+  return order;
+}
+
+/**
+ * The same order for any values: sorted by the engine's numeric sort (no comparator called per
+ * pair, which costs seconds for millions of rows), each row then placed after those of its value
+ * placed before it, from the value's first place, found by bisection.
+ */
+function orderBySortedValues(lo: Float64Array): Uint32Array {
+  const rows = lo.length;
+  const sorted = Float64Array.from(lo).sort();
+  const order = new Uint32Array(rows);
+  /** Rows placed so far at each value's first place. */
+  const placed = new Uint32Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const v = lo[r] as number;
+    let a = 0;
+    let b = rows;
+    while (a < b) {
+      const m = (a + b) >>> 1;
+      if ((sorted[m] as number) < v) a = m + 1;
+      else b = m;
+    }
+    order[a + placed[a]!++] = r;
+  }
   return order;
 }
 

@@ -212,17 +212,19 @@ const sameMap = (a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>)
  * one timed to the millisecond, then the first by path.
  */
 export function sameRequests(files: readonly ParsedFile[], overrides: Readonly<Record<string, string>> = {}): SameRequests[] {
-  const groups = new Map<string, RequestPrint[]>();
+  const candidates = new Map<string, ParsedFile[]>();
   for (const file of files) {
     if (!PRODUCER_FORMATS.has(file.format)) continue;
-    const print = requestPrint(file);
-    if (!print || print.total === 0) continue;
     const key = `${runKeyOf(file, overrides)}\u0000${file.format}`;
-    groups.set(key, [...(groups.get(key) ?? []), print]);
+    candidates.set(key, [...(candidates.get(key) ?? []), file]);
   }
   const out: SameRequests[] = [];
   const taken = new Set<string>();
-  for (const prints of groups.values()) {
+  for (const group of candidates.values()) {
+    // A file alone of its tool in its run has nothing to be the same as: its print (a pass over
+    // every cell of its samples) is not taken.
+    if (group.length < 2) continue;
+    const prints = group.map(requestPrint).filter((p): p is RequestPrint => p !== null && p.total > 0);
     prints.sort((a, b) => naturalCompare(a.file.path, b.file.path));
     for (let i = 0; i < prints.length; i++) {
       for (let j = i + 1; j < prints.length; j++) {
