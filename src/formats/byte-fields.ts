@@ -5,6 +5,8 @@
  * number that is not a run of digits — is for the parser's string path, which holds the full rules.
  */
 
+import type { LineCursor } from './text-input.ts';
+
 const utf8 = new TextDecoder();
 
 /** The text of bytes[start, end), as decoding the whole line and cutting it there gives it. */
@@ -13,28 +15,85 @@ export function textOf(bytes: Uint8Array, start: number, end: number): string {
 }
 
 /**
- * The fields of bytes[start, end) cut at `delimiter` (one ASCII byte): field k is
- * bytes[bounds[2k], bounds[2k+1]). Returns their count, or -1 when the line holds a quote (a
- * quoted field: the string path's) or more fields than `bounds` has room for.
+ * The fields of a row cut at one ASCII delimiter byte: field k is bytes[bounds[2k], bounds[2k+1]),
+ * `count` of them. Rows with a quote (a quoted field: the string path's) or more fields than
+ * there is room for are not split.
  */
-export function splitFields(bytes: Uint8Array, start: number, end: number, delimiter: number, bounds: Int32Array): number {
-  let fields = 0;
-  let from = start;
-  const room = bounds.length >> 1;
-  for (let i = start; i < end; i++) {
-    const c = bytes[i]!;
-    if (c === delimiter) {
-      if (fields === room) return -1;
-      bounds[2 * fields] = from;
-      bounds[2 * fields + 1] = i;
-      fields++;
-      from = i + 1;
-    } else if (c === 34) return -1;
+export class RowFields {
+  readonly bounds: Int32Array;
+  count = 0;
+
+  constructor(
+    private readonly delimiter: number,
+    readonly room: number,
+  ) {
+    this.bounds = new Int32Array(2 * room);
   }
-  if (fields === room) return -1;
-  bounds[2 * fields] = from;
-  bounds[2 * fields + 1] = end;
-  return fields + 1;
+
+  /** Splits the line bytes[start, end); its field count, or -1. */
+  line(bytes: Uint8Array, start: number, end: number): number {
+    const at = this.split(bytes, start, end, false);
+    return at === end ? this.count : -1;
+  }
+
+  /**
+   * Splits the row from `start` up to its line end (LF or CR, before `limit`); where that line end
+   * is, or -1 when there is none before `limit` or the row cannot be split.
+   */
+  toLineEnd(bytes: Uint8Array, start: number, limit: number): number {
+    const at = this.split(bytes, start, limit, true);
+    return at < limit ? at : -1;
+  }
+
+  private split(bytes: Uint8Array, start: number, limit: number, stopAtLineEnd: boolean): number {
+    const b = this.bounds;
+    const delimiter = this.delimiter;
+    const room = this.room;
+    let fields = 0;
+    let from = start;
+    let i = start;
+    for (; i < limit; i++) {
+      const c = bytes[i]!;
+      if (c === delimiter) {
+        if (fields === room) return -1;
+        b[2 * fields] = from;
+        b[2 * fields + 1] = i;
+        fields++;
+        from = i + 1;
+      } else if (c === 34) return -1;
+      else if (stopAtLineEnd && (c === 10 || c === 13)) break;
+    }
+    if (fields === room) return -1;
+    b[2 * fields] = from;
+    b[2 * fields + 1] = i;
+    this.count = fields + 1;
+    return i;
+  }
+}
+
+/**
+ * A parser's `lineRun`: the rows from `cursor.at` up to `end`, one after another, each split by
+ * `fields` and handed to `take`, which reads it (true) or leaves it untouched (false). Stops at a
+ * row it cannot split or that is not taken, a line end other than LF or CRLF, or a line running
+ * past `end`: the cursor is left at that line's start, for the line splitter to hand it on.
+ */
+export function runLines(bytes: Uint8Array, end: number, cursor: LineCursor, fields: RowFields, take: (bytes: Uint8Array) => boolean): void {
+  let at = cursor.at;
+  let lineNo = cursor.lineNo;
+  while (at < end) {
+    const stop = fields.toLineEnd(bytes, at, end);
+    if (stop < 0) break;
+    let next = stop + 1;
+    if (bytes[stop] === 13) {
+      if (next < end && bytes[next] === 10) next++;
+      else break;
+    }
+    if (!take(bytes)) break;
+    lineNo++;
+    at = next;
+  }
+  cursor.at = at;
+  cursor.lineNo = lineNo;
 }
 
 /**

@@ -3,7 +3,8 @@ import type { ParsedFile, ProducerInfo, RawSeries } from '../model/types.ts';
 import { type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
-import { ByteKeyed, bytesEqual, digitsValue, splitFields, textOf } from './byte-fields.ts';
+import { ByteKeyed, bytesEqual, digitsValue, RowFields, runLines, textOf } from './byte-fields.ts';
+import type { LineCursor } from './text-input.ts';
 
 /**
  * Gatling's `simulation.log`, the text file Gatling 2.0–3.12 write (LogFileDataWriter): one
@@ -88,7 +89,7 @@ const REQUEST_FIELDS = 7;
 const TAB = 9;
 
 class GatlingParser extends LineParserBase {
-  private readonly bounds = new Int32Array(2 * REQUEST_FIELDS);
+  private readonly fields = new RowFields(TAB, REQUEST_FIELDS);
   private readonly requests = new ByteKeyed<RequestSeries>();
   private readonly ops = new Map<string, number>();
   private readonly counter: SampleCounter;
@@ -132,16 +133,26 @@ class GatlingParser extends LineParserBase {
    * `line`.
    */
   lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
-    if (!this.binary && lineNo > 1 && this.plainRecord(bytes, start, end)) this.lines = lineNo;
+    if (!this.binary && lineNo > 1 && this.fields.line(bytes, start, end) >= 0 && this.plainRecord(bytes)) this.lines = lineNo;
     else this.line(textOf(bytes, start, end), lineNo);
   }
 
-  /** Reads a plain record (see lineBytes); false, having read nothing, for any other. */
-  private plainRecord(bytes: Uint8Array, start: number, end: number): boolean {
+  /** Plain records one after another (see lineBytes), split and read in one pass over their bytes. */
+  lineRun(bytes: Uint8Array, end: number, cursor: LineCursor): void {
+    if (this.binary || cursor.lineNo === 0) return;
+    runLines(bytes, end, cursor, this.fields, this.takeRecord);
+    this.lines = cursor.lineNo;
+  }
+
+  private readonly takeRecord = (bytes: Uint8Array): boolean => this.plainRecord(bytes);
+
+  /** Reads the plain record just split into `fields` (see lineBytes); false, having read nothing, for any other. */
+  private plainRecord(bytes: Uint8Array): boolean {
+    const b = this.fields.bounds;
+    const count = this.fields.count;
     // USER and GROUP records hold no request: passed over, as `line` does.
-    if (bytesEqual(bytes, start, Math.min(end, start + 5), 'USER\t') || bytesEqual(bytes, start, Math.min(end, start + 6), 'GROUP\t')) return true;
-    const b = this.bounds;
-    if (splitFields(bytes, start, end, TAB, b) !== REQUEST_FIELDS || !bytesEqual(bytes, b[0]!, b[1]!, 'REQUEST')) return false;
+    if (count > 1 && (bytesEqual(bytes, b[0]!, b[1]!, 'USER') || bytesEqual(bytes, b[0]!, b[1]!, 'GROUP'))) return true;
+    if (count !== REQUEST_FIELDS || !bytesEqual(bytes, b[0]!, b[1]!, 'REQUEST')) return false;
     const ok = bytesEqual(bytes, b[10]!, b[11]!, 'OK');
     if (!ok && !bytesEqual(bytes, b[10]!, b[11]!, 'KO')) return false;
     const startMs = digitsValue(bytes, b[6]!, b[7]!, 15);

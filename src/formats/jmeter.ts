@@ -2,7 +2,8 @@ import { MAX_EPOCH_MS, msToMicros } from '../model/numbers.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
 import { type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { RecordJoiner, splitRecord } from './quoted-records.ts';
-import { ByteKeyed, bytesEqual, digitsValue, splitFields, textOf } from './byte-fields.ts';
+import { ByteKeyed, bytesEqual, digitsValue, RowFields, runLines, textOf } from './byte-fields.ts';
+import type { LineCursor } from './text-input.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
 
@@ -209,8 +210,8 @@ class JmeterParser extends LineParserBase {
   private header: string[] | null = null;
   private columns: Columns = {};
   private delimiter = ',';
-  /** A plain row's field bounds (see splitFields), room for the header's fields. */
-  private bounds = new Int32Array(0);
+  /** A plain row's fields, room for the header's. */
+  private fields = new RowFields(44, 0);
   private readonly labels = new ByteKeyed<LabelSeries>();
   /** Why the file must be read whole, when a part of it shows one (see ParsedFile.partUnsafe). */
   private partUnsafe: string | null = null;
@@ -252,7 +253,7 @@ class JmeterParser extends LineParserBase {
         this.delimiter = read.delimiter;
         this.joiner.setDelimiter(read.delimiter);
         this.columns = columnsOf(read.header);
-        this.bounds = new Int32Array(2 * read.header.length);
+        this.fields = new RowFields(read.delimiter.charCodeAt(0), read.header.length);
         return;
       }
       const row = defaultLayoutRow(text);
@@ -261,7 +262,7 @@ class JmeterParser extends LineParserBase {
       this.delimiter = row.delimiter;
       this.joiner.setDelimiter(row.delimiter);
       this.columns = columnsOf(DEFAULT_COLUMNS);
-      this.bounds = new Int32Array(2 * DEFAULT_COLUMNS.length);
+      this.fields = new RowFields(row.delimiter.charCodeAt(0), DEFAULT_COLUMNS.length);
     }
     // Rows without quotes (nearly all) are split directly; a quoted one may span lines.
     if (!this.joiner.open && !text.includes('"')) return this.csvRow(text.split(this.delimiter), lineNo);
@@ -277,15 +278,29 @@ class JmeterParser extends LineParserBase {
    * (and every line before the header, XML, a record spanning lines) takes the rules of `line`.
    */
   lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
-    if (this.mode === 'csv' && this.header && !this.joiner.open && this.plainRow(bytes, start, end)) this.lines = lineNo;
+    if (this.plainLines() && this.fields.line(bytes, start, end) >= 0 && this.plainRow(bytes)) this.lines = lineNo;
     else this.line(textOf(bytes, start, end), lineNo);
   }
 
-  /** Reads a plain row (see lineBytes); false, having read nothing, for any other. */
-  private plainRow(bytes: Uint8Array, start: number, end: number): boolean {
+  /** Plain rows one after another (see lineBytes), split and read in one pass over their bytes. */
+  lineRun(bytes: Uint8Array, end: number, cursor: LineCursor): void {
+    if (!this.plainLines()) return;
+    runLines(bytes, end, cursor, this.fields, this.takeRow);
+    this.lines = cursor.lineNo;
+  }
+
+  /** Whether the next line may be a plain row: CSV after its header, outside a record spanning lines. */
+  private plainLines(): boolean {
+    return this.mode === 'csv' && this.header !== null && !this.joiner.open;
+  }
+
+  private readonly takeRow = (bytes: Uint8Array): boolean => this.plainRow(bytes);
+
+  /** Reads the plain row just split into `fields` (see lineBytes); false, having read nothing, for any other. */
+  private plainRow(bytes: Uint8Array): boolean {
     const c = this.columns;
-    const b = this.bounds;
-    if (c.elapsed === undefined || splitFields(bytes, start, end, this.delimiter.charCodeAt(0), b) !== this.header!.length) return false;
+    const b = this.fields.bounds;
+    if (c.elapsed === undefined || this.fields.count !== this.header!.length) return false;
     if (c.sampleCount !== undefined) {
       const at = b[2 * c.sampleCount]!;
       if (b[2 * c.sampleCount + 1]! - at !== 1 || (bytes[at] !== 48 && bytes[at] !== 49)) return false;
@@ -334,7 +349,7 @@ class JmeterParser extends LineParserBase {
 
   /** Field `i` of the plain row just split, as text; null for a column the file does not have. */
   private field(bytes: Uint8Array, i: number | undefined): string | null {
-    return i === undefined ? null : textOf(bytes, this.bounds[2 * i]!, this.bounds[2 * i + 1]!);
+    return i === undefined ? null : textOf(bytes, this.fields.bounds[2 * i]!, this.fields.bounds[2 * i + 1]!);
   }
 
   /** The series of rows of a file without a label column. */

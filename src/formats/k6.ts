@@ -9,7 +9,8 @@ import { QuotedLines } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
 import { MAX_EPOCH_MS, parseScaledDecimal } from '../model/numbers.ts';
-import { ByteKeyed, bytesEqual, digitsValue, splitFields, textOf } from './byte-fields.ts';
+import { ByteKeyed, bytesEqual, digitsValue, RowFields, runLines, textOf } from './byte-fields.ts';
+import type { LineCursor } from './text-input.ts';
 
 /**
  * k6's outputs (grafana/k6): `--out csv`, `--out json` and the end-of-test summary as JSON
@@ -164,7 +165,8 @@ class K6Parser extends LineParserBase {
   private readonly quoted: QuotedLines;
   private document: { text: string; line: number; lines: number; overflow: boolean } | null = null;
   private summary: { value: Record<string, unknown>; line: number } | null = null;
-  private bounds = new Int32Array(0);
+  /** A plain row's fields, room for the header's. */
+  private fields = new RowFields(44, 0);
   private readonly names = new ByteKeyed<NameSeries>();
   /** Metric names of rows that are no operation's, by their bytes. */
   private readonly passedOver = new ByteKeyed<boolean>();
@@ -209,20 +211,39 @@ class K6Parser extends LineParserBase {
    * rules of `line`.
    */
   lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
-    if (this.mode === 'csv' && this.columns?.delimiter === ',' && !this.quoted.open && this.plainRow(bytes, start, end, this.columns)) this.lines = lineNo;
+    if (this.plainLines() && this.fields.line(bytes, start, end) >= 0 && this.plainRow(bytes)) this.lines = lineNo;
     else this.line(textOf(bytes, start, end), lineNo);
   }
 
-  /** Reads a plain row (see lineBytes); false, having read nothing, for any other. */
-  private plainRow(bytes: Uint8Array, start: number, end: number, c: Columns): boolean {
-    if (this.bounds.length !== 2 * c.width) this.bounds = new Int32Array(2 * c.width);
-    const b = this.bounds;
-    if (c.metric < 0 || c.name < 0 || c.url < 0 || c.expected < 0 || !plainEdges(bytes, start, end) || bytesEqual(bytes, start, Math.min(end, start + 11), 'metric_name')) return false;
-    const fields = splitFields(bytes, start, end, 44, b);
-    if (fields <= c.metric) return false;
+  /** Plain rows one after another (see lineBytes), split and read in one pass over their bytes. */
+  lineRun(bytes: Uint8Array, end: number, cursor: LineCursor): void {
+    if (!this.plainLines()) return;
+    runLines(bytes, end, cursor, this.fields, this.takeRow);
+    this.lines = cursor.lineNo;
+  }
+
+  /** Whether the next line may be a plain row: comma-separated CSV after its header, outside a record spanning lines. */
+  private plainLines(): boolean {
+    const c = this.columns;
+    if (this.mode !== 'csv' || c === null || c.delimiter !== ',' || this.quoted.open) return false;
+    if (this.fields.room !== c.width) this.fields = new RowFields(44, c.width);
+    return true;
+  }
+
+  private readonly takeRow = (bytes: Uint8Array): boolean => this.plainRow(bytes);
+
+  /** Reads the plain row just split into `fields` (see lineBytes); false, having read nothing, for any other. */
+  private plainRow(bytes: Uint8Array): boolean {
+    const c = this.columns!;
+    const b = this.fields.bounds;
+    const fields = this.fields.count;
+    const start = b[0]!;
+    const end = b[2 * fields - 1]!;
+    if (c.metric < 0 || c.name < 0 || c.url < 0 || c.expected < 0 || fields <= c.metric || !plainEdges(bytes, start, end) || bytesEqual(bytes, start, Math.min(end, start + 11), 'metric_name')) return false;
     const m0 = b[2 * c.metric]!;
     const m1 = b[2 * c.metric + 1]!;
-    const metric = PLAIN_METRICS.findIndex((name) => bytesEqual(bytes, m0, m1, name));
+    let metric = PLAIN_METRICS.length - 1;
+    while (metric >= 0 && !bytesEqual(bytes, m0, m1, PLAIN_METRICS[metric]!)) metric--;
     // Not an operation (CSV output names no custom time trend), passed over as `line` does.
     if (metric < 0) return this.passedOver.get(bytes, m0, m1, (name) => name === name.trim() && classify(name, this.customTimeTrends) === null);
     if (fields !== c.width) return false;

@@ -8,7 +8,8 @@ import { QuotedLines } from './quoted-records.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
-import { ByteKeyed, digitsValue, sameBytes, splitFields, textOf } from './byte-fields.ts';
+import { ByteKeyed, digitsValue, RowFields, runLines, sameBytes, textOf } from './byte-fields.ts';
+import type { LineCursor } from './text-input.ts';
 
 /**
  * vegeta's outputs (tsenart/vegeta, lib/results.go and lib/reporters.go of v12):
@@ -132,7 +133,7 @@ class VegetaParser extends LineParserBase {
   /** CSV records whose quoted fields span lines, joined. */
   private readonly quoted: QuotedLines;
   private document: { text: string; line: number; lines: number; overflow: boolean } | null = null;
-  private readonly bounds = new Int32Array(2 * CSV_FIELDS);
+  private readonly fields = new RowFields(44, CSV_FIELDS);
   private readonly targets = new ByteKeyed<TargetSeries>();
   /** Why the file must be read whole, when a part of it shows one (see ParsedFile.partUnsafe). */
   private partUnsafe: string | null = null;
@@ -148,14 +149,23 @@ class VegetaParser extends LineParserBase {
    * plain code and latency — read from its bytes; any other line takes the rules of `line`.
    */
   lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
-    if (this.mode === 'csv' && !this.quoted.open && this.plainRow(bytes, start, end)) this.lines = lineNo;
+    if (this.mode === 'csv' && !this.quoted.open && this.fields.line(bytes, start, end) >= 0 && this.plainRow(bytes)) this.lines = lineNo;
     else this.line(textOf(bytes, start, end), lineNo);
   }
 
-  /** Reads a plain row (see lineBytes); false, having read nothing, for any other. */
-  private plainRow(bytes: Uint8Array, start: number, end: number): boolean {
-    const b = this.bounds;
-    if (splitFields(bytes, start, end, 44, b) !== CSV_FIELDS) return false;
+  /** Plain rows one after another (see lineBytes), split and read in one pass over their bytes. */
+  lineRun(bytes: Uint8Array, end: number, cursor: LineCursor): void {
+    if (this.mode !== 'csv' || this.quoted.open) return;
+    runLines(bytes, end, cursor, this.fields, this.takeRow);
+    this.lines = cursor.lineNo;
+  }
+
+  private readonly takeRow = (bytes: Uint8Array): boolean => this.plainRow(bytes);
+
+  /** Reads the plain row just split into `fields` (see lineBytes); false, having read nothing, for any other. */
+  private plainRow(bytes: Uint8Array): boolean {
+    const b = this.fields.bounds;
+    if (this.fields.count !== CSV_FIELDS) return false;
     // Unix ns → ms as parseTimestampMs reads 19 digits: the 13 digits of ms, then 6 decimals. For
     // ms of 13 digits the sum rounds to the double nearest the decimal, as parsing it does.
     if (b[1]! - b[0]! !== 19 || bytes[b[0]!] === 48) return false;
