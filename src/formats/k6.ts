@@ -1,11 +1,10 @@
-import Papa from 'papaparse';
 import { includingFailuresOf } from '../model/naming.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, PrintedSeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
 import { firstLine, type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { isObject, parseJson } from './json-values.ts';
 import { outcomeSeries } from './outcomes.ts';
-import { QuotedLines } from './quoted-records.ts';
+import { QuotedLines, splitRecord } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
 import { MAX_EPOCH_MS, parseScaledDecimal } from '../model/numbers.ts';
@@ -290,7 +289,8 @@ class K6Parser extends LineParserBase {
     if (/^"?metric_name"?[,;\t|]/.test(t)) return this.header(t, lineNo);
     const c = this.columns;
     if (!c) return this.issues.skip(lineNo, 'a row before the header (metric_name,timestamp,metric_value,…)');
-    const fields = t.includes('"') ? (Papa.parse<string[]>(t, { delimiter: c.delimiter }).data[0] ?? []) : t.split(c.delimiter);
+    const fields = splitRecord(t, c.delimiter);
+    if (fields === null) return this.issues.skip(lineNo, 'a quoted field is not closed');
     const metric = (fields[c.metric] ?? '').trim();
     const tier = classify(metric, this.customTimeTrends);
     // Counters, rates, gauges and the parts of a request are not operations (see the header comment).
@@ -310,7 +310,7 @@ class K6Parser extends LineParserBase {
 
   private header(t: string, lineNo: number): void {
     const delimiter = [',', ';', '\t', '|'].find((d) => t.startsWith(`metric_name${d}`) || t.startsWith(`"metric_name"${d}`)) ?? ',';
-    const names = (Papa.parse<string[]>(t, { delimiter }).data[0] ?? []).map((h) => h.trim());
+    const names = (splitRecord(t, delimiter) ?? []).map((h) => h.trim());
     const at = (name: string) => names.indexOf(name);
     if (at('timestamp') < 0 || at('metric_value') < 0) {
       return this.issues.skip(lineNo, 'a k6 CSV header without timestamp and metric_value columns');

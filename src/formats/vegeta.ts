@@ -1,10 +1,9 @@
-import Papa from 'papaparse';
 import { MAX_EPOCH_MS, parseNonNegativeInteger, parseScaledDecimal } from '../model/numbers.ts';
 import type { LatencySeries, ParsedFile, ProducerInfo, RawSeries, PrintedSeries } from '../model/types.ts';
 import { parseTimestampMs } from './csv-columns.ts';
 import { firstLine, type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { isObject, parseJson } from './json-values.ts';
-import { QuotedLines } from './quoted-records.ts';
+import { QuotedLines, splitRecord } from './quoted-records.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
@@ -243,7 +242,8 @@ class VegetaParser extends LineParserBase {
   // ---- results: CSV ------------------------------------------------------------------------
 
   private csvRecord(text: string, lineNo: number): void {
-    const fields = text.includes('"') ? (Papa.parse<string[]>(text, { delimiter: ',' }).data[0] ?? []) : text.split(',');
+    const fields = splitRecord(text, ',');
+    if (fields === null) return this.issues.skip(lineNo, 'a quoted field is not closed');
     if (fields.length < 6) {
       return this.issues.skip(lineNo, `row has ${fields.length} fields; vegeta's CSV has at least 6 (timestamp ns, code, latency ns, bytes out, bytes in, error): "${text.slice(0, 80)}"`);
     }
