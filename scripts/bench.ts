@@ -38,7 +38,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 import { appQuery, appWithFiles, appWithLink, coldStart, vmHwmMB, type AppMeasurement, type ShownFigures } from './bench-app.ts';
 import { javaReference, type JavaRun } from './bench-java.ts';
 import { writeHdrLogs, writeRawCsv, writeRealHdrLogs, writeRealisticRawRun, writeRequestCsv, type HttpTool } from './generate-data.ts';
-import { httpToolCases, parseCpuSeconds, printHttpCases } from './bench-http.ts';
+import { FIGURES_SQL, httpToolCases, parseCpuSeconds, printHttpCases } from './bench-http.ts';
 
 /** The part of @duckdb/node-api the native reference uses. */
 interface NodeApi {
@@ -106,15 +106,6 @@ const loadSql = (files: readonly string[]): string =>
 const P99_SQL = `WITH c AS (SELECT op, latency, count(*) AS n FROM t GROUP BY op, latency),
 r AS (SELECT op, latency, sum(n) OVER (PARTITION BY op ORDER BY latency) AS cum, sum(n) OVER (PARTITION BY op) AS total FROM c)
 SELECT op, min(latency)::BIGINT AS p99 FROM r WHERE cum >= ceil(total * 0.99) GROUP BY op ORDER BY op`;
-/** The app's question of a run: per operation the count and exact nearest-rank p50, p99, p99.9 (integer ranks). */
-const FIGURES_SQL = `WITH c AS (SELECT op, latency, count(*) AS n FROM t GROUP BY op, latency),
-r AS (SELECT op, latency, sum(n) OVER (PARTITION BY op ORDER BY latency) AS cum, sum(n) OVER (PARTITION BY op) AS total FROM c)
-SELECT op, any_value(total)::BIGINT AS count,
-  min(latency) FILTER (WHERE cum >= (total + 1) // 2)::BIGINT AS p50,
-  min(latency) FILTER (WHERE cum >= (total * 99 + 99) // 100)::BIGINT AS p99,
-  min(latency) FILTER (WHERE cum >= (total * 999 + 999) // 1000)::BIGINT AS p999
-FROM r GROUP BY op ORDER BY op`;
-
 interface NativeRun {
   loadSeconds: number | null;
   querySeconds: number | null;

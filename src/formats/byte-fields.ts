@@ -71,13 +71,34 @@ export class RowFields {
   }
 }
 
+/** A parser of delimited rows with a byte path: what `readLineBytes` and `readLineRun` ask of it. */
+export interface PlainRowParser {
+  /** A plain row of line `lineNo` was read: the last line read. */
+  plainRowRead(lineNo: number): void;
+  /** The fields the next line splits into when it may be a plain row; null when it may not (a header to come, a record spanning lines). */
+  plainFields(): RowFields | null;
+  /** Reads the plain row just split into its fields; false, having read nothing, for any other. */
+  plainRow(bytes: Uint8Array): boolean;
+  /** A line by the string rules. */
+  line(text: string, lineNo: number): void;
+}
+
+/** A parser's `lineBytes`: the line as a plain row when it is one, else by the string rules. */
+export function readLineBytes(parser: PlainRowParser, bytes: Uint8Array, start: number, end: number, lineNo: number): void {
+  const fields = parser.plainFields();
+  if (fields !== null && fields.line(bytes, start, end) >= 0 && parser.plainRow(bytes)) parser.plainRowRead(lineNo);
+  else parser.line(textOf(bytes, start, end), lineNo);
+}
+
 /**
- * A parser's `lineRun`: the rows from `cursor.at` up to `end`, one after another, each split by
- * `fields` and handed to `take`, which reads it (true) or leaves it untouched (false). Stops at a
- * row it cannot split or that is not taken, a line end other than LF or CRLF, or a line running
- * past `end`: the cursor is left at that line's start, for the line splitter to hand it on.
+ * A parser's `lineRun`: the rows from `cursor.at` up to `end`, one after another, each split and
+ * read in one pass over its bytes. Stops at a row it cannot split or the parser does not read, a
+ * line end other than LF or CRLF, or a line running past `end`: the cursor is left at that line's
+ * start, for the line splitter to hand it on.
  */
-export function runLines(bytes: Uint8Array, end: number, cursor: LineCursor, fields: RowFields, take: (bytes: Uint8Array) => boolean): void {
+export function readLineRun(parser: PlainRowParser, bytes: Uint8Array, end: number, cursor: LineCursor): void {
+  const fields = parser.plainFields();
+  if (fields === null) return;
   let at = cursor.at;
   let lineNo = cursor.lineNo;
   while (at < end) {
@@ -88,10 +109,11 @@ export function runLines(bytes: Uint8Array, end: number, cursor: LineCursor, fie
       if (next < end && bytes[next] === 10) next++;
       else break;
     }
-    if (!take(bytes)) break;
+    if (!parser.plainRow(bytes)) break;
     lineNo++;
     at = next;
   }
+  if (at > cursor.at) parser.plainRowRead(lineNo);
   cursor.at = at;
   cursor.lineNo = lineNo;
 }

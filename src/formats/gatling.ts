@@ -3,7 +3,7 @@ import type { ParsedFile, ProducerInfo, RawSeries } from '../model/types.ts';
 import { type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
-import { ByteKeyed, bytesEqual, digitsValue, RowFields, runLines, textOf } from './byte-fields.ts';
+import { ByteKeyed, bytesEqual, digitsValue, readLineBytes, readLineRun, RowFields, textOf, type PlainRowParser } from './byte-fields.ts';
 import type { LineCursor } from './text-input.ts';
 
 /**
@@ -88,7 +88,7 @@ interface RequestSeries {
 const REQUEST_FIELDS = 7;
 const TAB = 9;
 
-class GatlingParser extends LineParserBase {
+class GatlingParser extends LineParserBase implements PlainRowParser {
   private readonly fields = new RowFields(TAB, REQUEST_FIELDS);
   private readonly requests = new ByteKeyed<RequestSeries>();
   private readonly ops = new Map<string, number>();
@@ -133,21 +133,25 @@ class GatlingParser extends LineParserBase {
    * `line`.
    */
   lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
-    if (!this.binary && lineNo > 1 && this.fields.line(bytes, start, end) >= 0 && this.plainRecord(bytes)) this.lines = lineNo;
-    else this.line(textOf(bytes, start, end), lineNo);
+    readLineBytes(this, bytes, start, end, lineNo);
   }
 
-  /** Plain records one after another (see lineBytes), split and read in one pass over their bytes. */
+  /** Records one after another, each split and read in one pass over its bytes. */
   lineRun(bytes: Uint8Array, end: number, cursor: LineCursor): void {
-    if (this.binary || cursor.lineNo === 0) return;
-    runLines(bytes, end, cursor, this.fields, this.takeRecord);
-    this.lines = cursor.lineNo;
+    readLineRun(this, bytes, end, cursor);
   }
 
-  private readonly takeRecord = (bytes: Uint8Array): boolean => this.plainRecord(bytes);
+  /** After the first line (which may open a binary log), in a text log. */
+  plainFields(): RowFields | null {
+    return !this.binary && this.lines > 0 ? this.fields : null;
+  }
+
+  plainRowRead(lineNo: number): void {
+    this.lines = lineNo;
+  }
 
   /** Reads the plain record just split into `fields` (see lineBytes); false, having read nothing, for any other. */
-  private plainRecord(bytes: Uint8Array): boolean {
+  plainRow(bytes: Uint8Array): boolean {
     const b = this.fields.bounds;
     const count = this.fields.count;
     // USER and GROUP records hold no request: passed over, as `line` does.

@@ -2,7 +2,7 @@ import { MAX_EPOCH_MS, msToMicros } from '../model/numbers.ts';
 import type { ParsedFile, RawSeries } from '../model/types.ts';
 import { type FormatModule, type FormatOptions, LineParserBase } from './format.ts';
 import { RecordJoiner, splitRecord } from './quoted-records.ts';
-import { ByteKeyed, bytesEqual, digitsValue, RowFields, runLines, textOf } from './byte-fields.ts';
+import { ByteKeyed, bytesEqual, digitsValue, readLineBytes, readLineRun, RowFields, textOf, type PlainRowParser } from './byte-fields.ts';
 import type { LineCursor } from './text-input.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
@@ -196,7 +196,7 @@ interface LabelSeries {
   firstByte: number;
 }
 
-class JmeterParser extends LineParserBase {
+class JmeterParser extends LineParserBase implements PlainRowParser {
   private readonly counter: SampleCounter;
   private readonly failures = new FailureTally();
   private readonly seriesIndex = new Map<string, number>();
@@ -278,26 +278,25 @@ class JmeterParser extends LineParserBase {
    * (and every line before the header, XML, a record spanning lines) takes the rules of `line`.
    */
   lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
-    if (this.plainLines() && this.fields.line(bytes, start, end) >= 0 && this.plainRow(bytes)) this.lines = lineNo;
-    else this.line(textOf(bytes, start, end), lineNo);
+    readLineBytes(this, bytes, start, end, lineNo);
   }
 
-  /** Plain rows one after another (see lineBytes), split and read in one pass over their bytes. */
+  /** JTL rows one after another, each split and read in one pass over its bytes. */
   lineRun(bytes: Uint8Array, end: number, cursor: LineCursor): void {
-    if (!this.plainLines()) return;
-    runLines(bytes, end, cursor, this.fields, this.takeRow);
-    this.lines = cursor.lineNo;
+    readLineRun(this, bytes, end, cursor);
   }
 
-  /** Whether the next line may be a plain row: CSV after its header, outside a record spanning lines. */
-  private plainLines(): boolean {
-    return this.mode === 'csv' && this.header !== null && !this.joiner.open;
+  /** CSV after its header, outside a record spanning lines. */
+  plainFields(): RowFields | null {
+    return this.mode === 'csv' && this.header !== null && !this.joiner.open ? this.fields : null;
   }
 
-  private readonly takeRow = (bytes: Uint8Array): boolean => this.plainRow(bytes);
+  plainRowRead(lineNo: number): void {
+    this.lines = lineNo;
+  }
 
   /** Reads the plain row just split into `fields` (see lineBytes); false, having read nothing, for any other. */
-  private plainRow(bytes: Uint8Array): boolean {
+  plainRow(bytes: Uint8Array): boolean {
     const c = this.columns;
     const b = this.fields.bounds;
     if (c.elapsed === undefined || this.fields.count !== this.header!.length) return false;

@@ -8,7 +8,7 @@ import { QuotedLines, splitRecord } from './quoted-records.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
 import { MAX_EPOCH_MS, parseScaledDecimal } from '../model/numbers.ts';
-import { ByteKeyed, bytesEqual, digitsValue, RowFields, runLines, textOf } from './byte-fields.ts';
+import { ByteKeyed, bytesEqual, digitsValue, readLineBytes, readLineRun, RowFields, textOf, type PlainRowParser } from './byte-fields.ts';
 import type { LineCursor } from './text-input.ts';
 
 /**
@@ -151,7 +151,7 @@ interface NameSeries {
 /** The metrics of the rows read from bytes: a request's whole time, its time to first byte, an iteration's. */
 const PLAIN_METRICS = ['http_req_duration', WAITING, ITERATION] as const;
 
-class K6Parser extends LineParserBase {
+class K6Parser extends LineParserBase implements PlainRowParser {
   private mode: Mode | null = null;
   private columns: Columns | null = null;
   private readonly customTimeTrends = new Set<string>();
@@ -210,29 +210,28 @@ class K6Parser extends LineParserBase {
    * rules of `line`.
    */
   lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
-    if (this.plainLines() && this.fields.line(bytes, start, end) >= 0 && this.plainRow(bytes)) this.lines = lineNo;
-    else this.line(textOf(bytes, start, end), lineNo);
+    readLineBytes(this, bytes, start, end, lineNo);
   }
 
-  /** Plain rows one after another (see lineBytes), split and read in one pass over their bytes. */
+  /** Rows one after another, each split and read (or passed over) in one pass over its bytes. */
   lineRun(bytes: Uint8Array, end: number, cursor: LineCursor): void {
-    if (!this.plainLines()) return;
-    runLines(bytes, end, cursor, this.fields, this.takeRow);
-    this.lines = cursor.lineNo;
+    readLineRun(this, bytes, end, cursor);
   }
 
-  /** Whether the next line may be a plain row: comma-separated CSV after its header, outside a record spanning lines. */
-  private plainLines(): boolean {
+  /** Comma-separated CSV after its header, outside a record spanning lines. */
+  plainFields(): RowFields | null {
     const c = this.columns;
-    if (this.mode !== 'csv' || c === null || c.delimiter !== ',' || this.quoted.open) return false;
+    if (this.mode !== 'csv' || c === null || c.delimiter !== ',' || this.quoted.open) return null;
     if (this.fields.room !== c.width) this.fields = new RowFields(44, c.width);
-    return true;
+    return this.fields;
   }
 
-  private readonly takeRow = (bytes: Uint8Array): boolean => this.plainRow(bytes);
+  plainRowRead(lineNo: number): void {
+    this.lines = lineNo;
+  }
 
   /** Reads the plain row just split into `fields` (see lineBytes); false, having read nothing, for any other. */
-  private plainRow(bytes: Uint8Array): boolean {
+  plainRow(bytes: Uint8Array): boolean {
     const c = this.columns!;
     const b = this.fields.bounds;
     const fields = this.fields.count;

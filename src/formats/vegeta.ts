@@ -7,7 +7,7 @@ import { QuotedLines, splitRecord } from './quoted-records.ts';
 import { outcomeSeries } from './outcomes.ts';
 import { SampleCounter } from './sample-counter.ts';
 import { FailureTally } from '../model/failures.ts';
-import { ByteKeyed, digitsValue, RowFields, runLines, sameBytes, textOf } from './byte-fields.ts';
+import { ByteKeyed, digitsValue, readLineBytes, readLineRun, RowFields, sameBytes, textOf, type PlainRowParser } from './byte-fields.ts';
 import type { LineCursor } from './text-input.ts';
 
 /**
@@ -118,7 +118,7 @@ const CSV_FIELDS = 12;
 /** vegeta's success: a 2xx or 3xx code (lib/metrics.go). */
 const isSuccessCode = (code: number) => code >= 200 && code < 400;
 
-class VegetaParser extends LineParserBase {
+class VegetaParser extends LineParserBase implements PlainRowParser {
   private mode: Mode | null = null;
   /** attack|method|url|failed → series index, with what names it. */
   private readonly seriesIndex = new Map<string, number>();
@@ -148,21 +148,25 @@ class VegetaParser extends LineParserBase {
    * plain code and latency — read from its bytes; any other line takes the rules of `line`.
    */
   lineBytes(bytes: Uint8Array, start: number, end: number, lineNo: number): void {
-    if (this.mode === 'csv' && !this.quoted.open && this.fields.line(bytes, start, end) >= 0 && this.plainRow(bytes)) this.lines = lineNo;
-    else this.line(textOf(bytes, start, end), lineNo);
+    readLineBytes(this, bytes, start, end, lineNo);
   }
 
-  /** Plain rows one after another (see lineBytes), split and read in one pass over their bytes. */
+  /** Results one after another, each split and read in one pass over its bytes. */
   lineRun(bytes: Uint8Array, end: number, cursor: LineCursor): void {
-    if (this.mode !== 'csv' || this.quoted.open) return;
-    runLines(bytes, end, cursor, this.fields, this.takeRow);
-    this.lines = cursor.lineNo;
+    readLineRun(this, bytes, end, cursor);
   }
 
-  private readonly takeRow = (bytes: Uint8Array): boolean => this.plainRow(bytes);
+  /** CSV results, outside a record spanning lines. */
+  plainFields(): RowFields | null {
+    return this.mode === 'csv' && !this.quoted.open ? this.fields : null;
+  }
+
+  plainRowRead(lineNo: number): void {
+    this.lines = lineNo;
+  }
 
   /** Reads the plain row just split into `fields` (see lineBytes); false, having read nothing, for any other. */
-  private plainRow(bytes: Uint8Array): boolean {
+  plainRow(bytes: Uint8Array): boolean {
     const b = this.fields.bounds;
     if (this.fields.count !== CSV_FIELDS) return false;
     // Unix ns → ms as parseTimestampMs reads 19 digits: the 13 digits of ms, then 6 decimals. For
