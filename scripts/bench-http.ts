@@ -73,7 +73,7 @@ export const minMedian = (v: readonly number[]): string => `${Math.min(...v).toF
 
 /** CPU seconds of this process while `file` is parsed by the engine's readFile (one core: no parse workers). */
 export async function parseCpuSeconds(file: string): Promise<number> {
-  const [{ openAsBlob }, { fileChunks }, { readFile, isFailed }] = await Promise.all([import('node:fs'), import('../src/engine/input-stream.ts'), import('../src/formats/registry.ts')]);
+  const [{ openAsBlob }, { fileChunks }, { readFile, isFailed }] = await Promise.all([import('node:fs'), import('../src/engine/input-stream.ts'), import('../src/formats/read-file.ts')]);
   const before = process.cpuUsage();
   const outcome = await readFile(file, fileChunks(await openAsBlob(file), 0));
   const used = process.cpuUsage(before);
