@@ -59,6 +59,8 @@ export interface HttpCase {
   appSeconds: number[];
   nativeSeconds: number[];
   ratios: number[];
+  /** The Chromium renderer's peak resident set in each repetition, MB. */
+  peakMemoryMB: (number | null)[];
   /** The engine's parse of the file on one core of this process (Node): CPU seconds and MB per CPU second. */
   parseCpuSeconds: number;
   mbPerCoreSecond: number;
@@ -104,11 +106,12 @@ export async function httpToolCases(options: {
       const expected = await writeHttpToolRun(tool, rows, 3600, file);
       const mb = statSync(file).size / 1e6;
       const cpu = await parseCpuSeconds(file);
-      const row: HttpCase = { case: `${tool} ${FILE_NAMES[tool]}, ${rows.toLocaleString('en-US')} ${tool === 'k6' ? 'lines' : 'requests'}`, tool, rows, mb: Number(mb.toFixed(1)), appSeconds: [], nativeSeconds: [], ratios: [], parseCpuSeconds: Number(cpu.toFixed(3)), mbPerCoreSecond: Math.round(mb / cpu), figuresMatch: null };
+      const row: HttpCase = { case: `${tool} ${FILE_NAMES[tool]}, ${rows.toLocaleString('en-US')} ${tool === 'k6' ? 'lines' : 'requests'}`, tool, rows, mb: Number(mb.toFixed(1)), appSeconds: [], nativeSeconds: [], ratios: [], peakMemoryMB: [], parseCpuSeconds: Number(cpu.toFixed(3)), mbPerCoreSecond: Math.round(mb / cpu), figuresMatch: null };
       for (let rep = 0; rep < options.reps; rep++) {
         const shown = await appWithFiles(options.baseUrl, [file], expected);
         const native = options.native ? await options.native.run([file], FIGURES_SQL, nativeHttpSql(tool, file)) : null;
         row.appSeconds.push(Number(shown.appSeconds.toFixed(3)));
+        row.peakMemoryMB.push(shown.peakMemoryMB === null ? null : Math.round(shown.peakMemoryMB));
         if (native) {
           row.nativeSeconds.push(Number(native.seconds.toFixed(3)));
           row.ratios.push(Number((shown.appSeconds / native.seconds).toFixed(2)));
@@ -131,9 +134,9 @@ export async function httpToolCases(options: {
 /** The cases as a table: min/median of the repetitions. */
 export function printHttpCases(cases: readonly HttpCase[], ycsbRawMbPerCoreSecond: number | null): void {
   console.log(`\nHTTP tools' per-request files, the built app from files handed over to the figures on screen, beside native DuckDB (min/median of ${cases[0]?.appSeconds.length ?? 0}, each pair back to back)`);
-  console.log(['case'.padEnd(44), 'MB'.padStart(6), 'app s'.padStart(11), 'native s'.padStart(11), 'ratio'.padStart(11), 'MB/s/core'.padStart(10), 'equal'.padStart(6)].join(' '));
+  console.log(['case'.padEnd(44), 'MB'.padStart(6), 'app s'.padStart(11), 'native s'.padStart(11), 'ratio'.padStart(11), 'MB/s/core'.padStart(10), 'peak MB'.padStart(8), 'equal'.padStart(6)].join(' '));
   for (const c of cases) {
-    console.log([c.case.padEnd(44), String(c.mb).padStart(6), minMedian(c.appSeconds).padStart(11), (c.nativeSeconds.length ? minMedian(c.nativeSeconds) : '–').padStart(11), (c.ratios.length ? minMedian(c.ratios) : '–').padStart(11), String(c.mbPerCoreSecond).padStart(10), (c.figuresMatch === null ? '–' : c.figuresMatch ? 'yes' : 'NO').padStart(6)].join(' '));
+    console.log([c.case.padEnd(44), String(c.mb).padStart(6), minMedian(c.appSeconds).padStart(11), (c.nativeSeconds.length ? minMedian(c.nativeSeconds) : '–').padStart(11), (c.ratios.length ? minMedian(c.ratios) : '–').padStart(11), String(c.mbPerCoreSecond).padStart(10), String(Math.max(...c.peakMemoryMB.map((m) => m ?? 0)) || '–').padStart(8), (c.figuresMatch === null ? '–' : c.figuresMatch ? 'yes' : 'NO').padStart(6)].join(' '));
   }
   if (ycsbRawMbPerCoreSecond !== null) console.log(`MB/s/core: the engine's parse on one core (Node, CPU time); YCSB raw (1M rows) for comparison: ${ycsbRawMbPerCoreSecond} MB/s/core`);
 }
