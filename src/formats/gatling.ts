@@ -177,13 +177,12 @@ class GatlingParser extends LineParserBase implements PlainRowParser {
     return true;
   }
 
+  /** The series of operation `op`, numbered in order of first appearance. */
   private opIndex(op: string): number {
-    let index = this.ops.get(op);
-    if (index === undefined) {
-      index = this.ops.size;
-      this.ops.set(op, index);
-    }
-    return index;
+    const known = this.ops.get(op);
+    if (known !== undefined) return known;
+    this.ops.set(op, this.ops.size);
+    return this.ops.size - 1;
   }
 
   private refuseBinary(text: string): void {
