@@ -3,7 +3,7 @@ import { MAX_SERIES, type ChartId, type ViewId, type ViewState } from '../state/
 import { isHistory } from '../analysis/history.ts';
 import { historyRunsOf, type RunView } from './run-views.ts';
 
-/** Maximum points per series a chart receives; the SQL aggregates to this. */
+/** Maximum points per series a chart receives; the worker aggregates to this. */
 export const MAX_POINTS = 2000;
 
 /**

@@ -7,8 +7,10 @@ import { windowBounds, type AnalysisWindow } from './summary.ts';
 import { DISTRIBUTION_PERCENTILES } from '../model/percentiles.ts';
 
 /**
- * Data for the time-based and distribution charts, aggregated in SQL so that no series carries
- * more than `maxPoints` points whatever the input size (time buckets widen as runs get longer).
+ * Data for the time-based and distribution charts, aggregated in the worker so that no series
+ * carries more than `maxPoints` points whatever the input size (time buckets widen as runs get
+ * longer): throughput counts in SQL over DuckDB's `intervals` and `raw_seconds`, latencies merged
+ * per time bucket from the worker's per-second buckets (queries.ts `mergeHistograms`).
  */
 
 export type ChartQuery =

@@ -12,7 +12,7 @@ import { dbBacked, mergeGroups, windowBounds, type AnalysisWindow, type MergeGro
 
 /**
  * The data an A/B comparison needs, from the engine's store, for src/analysis/compare.ts: per run
- * and operation the figures at the chosen percentiles (the summary's own SQL, in the window in
+ * and operation the figures at the chosen percentiles (the summary's own merge, in the window in
  * force), and — for runs read from result files — every operation's merged histogram second by
  * second, summed from the worker's per-second buckets exactly as the summary sums a window. The
  * app's worker and the CLI both call runCompare, so they print the same numbers.

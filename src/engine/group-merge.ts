@@ -188,8 +188,9 @@ function sharedPrecision(store: Store, ids: readonly number[]): HdrPrecision | n
 }
 
 /**
- * Whole groups. Each series' sum comes from DuckDB's whole-series sums, or, within a window, from
- * the worker's blocks and seconds (TimeLevels): summing those by counts index took 10-35 ms for
+ * Whole groups. Each series' sum comes from the store's whole-series sums (the worker's copy of
+ * what DuckDB's `series_buckets` holds), or, within a window, from the worker's blocks and seconds
+ * (TimeLevels): summing those by counts index took 10-35 ms for
  * 48 series and an hour of interval logs, where DuckDB-WASM took 50-135 ms to sum its blocks and
  * as long again to hand over the rows. The series of a group are merged here: summing them in SQL
  * too is a second hash aggregation, and DuckDB's sort of the result costs more than its scan.

@@ -1,8 +1,9 @@
 import type { InputFile } from './protocol.ts';
 
 /**
- * An input's bytes as they arrive, never the whole file in memory: a File's own stream, or a
- * fetched URL's body (without credentials or referrer: links may point at other hosts). The engine
+ * An input's bytes as they arrive, never the whole file in memory: a local File in large slices
+ * read ahead of their parsing (fileChunks), or a fetched URL's body as it streams in (without
+ * credentials or referrer: links may point at other hosts). The engine
  * worker and the parse workers read inputs the same way.
  */
 export async function* streamOf(input: InputFile, signal?: AbortSignal): AsyncIterable<Uint8Array> {

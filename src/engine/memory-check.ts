@@ -1,19 +1,24 @@
 import type { ParsedFile } from '../model/types.ts';
 
 /**
- * Whether parsed files will fit in the query engine, checked before they are handed to it: DuckDB-
- * WASM lives in one WebAssembly memory of at most 4 GiB, and a load that runs out of it fails in
- * the middle of an insert. Saying so first, with how much input fits, lets the user choose.
+ * The memory guard: a budget for the latency cells of the files loaded, checked before each parsed
+ * file is handed to the store, so that a load too large is refused with how much input fits
+ * instead of failing part-way. Where the cells live now: the per-second cells are the parsed files'
+ * typed arrays in the engine worker's JavaScript heap (SecondCells reads them in place), and DuckDB-
+ * WASM, in its own WebAssembly memory of at most 4 GiB, holds only each series' sum over all time
+ * and the counts over time. The budget below is still the one set when every cell was a DuckDB
+ * row — bytes per cell measured then, against DuckDB's memory limit — so it bounds DuckDB's share
+ * from above; it does not measure the worker's heap, which holds the cells.
  */
 
 /**
- * Engine bytes per latency cell (a histogram bucket in one second, or a distinct raw value in one
- * second), with its share of `series_buckets` and `intervals`, plus a fixed part. DuckDB holds each
- * series' sum over all time (the seconds stay in the worker), so real data takes far less; counted
- * as if no two seconds shared a bucket, a load is refused before it fails. Measured with
+ * DuckDB bytes per latency cell (a histogram bucket in one interval, or a distinct raw value in one
+ * second), with its share of `series_buckets` and `intervals`, plus a fixed part. Measured with
  * duckdb_memory() when every second was also in DuckDB: 2.43 M cells of generated YCSB
- * HdrHistogram logs took 129.8 MB (53.5 B a cell), the test corpus 0.53 M cells 35.1 MB; a test
- * keeps this an upper bound, also where no value repeats (every cell a row).
+ * HdrHistogram logs took 129.8 MB (53.5 B a cell), the test corpus 0.53 M cells 35.1 MB. DuckDB now
+ * holds each series' sum over all time (the seconds stay in the worker's heap), so its real share
+ * is far less; tests/unit/capacity.test.ts keeps this an upper bound of what DuckDB takes, also
+ * where no value repeats (every cell a `series_buckets` row).
  */
 export const ENGINE_BYTES_PER_CELL = 56;
 export const ENGINE_FIXED_BYTES = 16e6;

@@ -21,7 +21,7 @@ const post = (e: ParseEvent, transfer: ArrayBuffer[] = []): void => self.postMes
 
 /**
  * Half the engine worker's own throttle: it, not this one, decides how often the UI hears, and a
- * file of a million 64 KiB chunks does not cost a million messages.
+ * URL whose body streams in a million small chunks does not cost a million messages.
  */
 const PROGRESS_MESSAGE_INTERVAL_MS = 50;
 

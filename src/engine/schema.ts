@@ -6,8 +6,9 @@
  * Every interactive question (a time window, a time bucket of a chart) is asked in whole seconds.
  * The per-second buckets stay in the worker (SecondCells), which sums windows and time buckets
  * from them and from its blocks; DuckDB holds each series' sum over all time (`series_buckets`,
- * thousands of rows a series instead of millions) for whole-series figures. Raw samples
- * collapse to one bucket per (second, latency value): exact, and far fewer rows than samples.
+ * thousands of rows a series instead of millions; the figures read the worker's copy, a shared
+ * link the table). Raw samples collapse to one bucket per (second, latency value): exact, and far
+ * fewer rows than samples.
  *
  * A new Store replaces the tables (one dataset per database).
  * Series metadata (run, client, operation, source file) lives in `series`; all names arrive as

@@ -3,10 +3,10 @@ import { hdrLayout, type HdrLayout } from '../model/hdr-layout.ts';
 import { bucketColumns, indexedColumns, type BucketSum } from './bucket-sum.ts';
 
 /**
- * Seconds per pre-merged block, kept by the worker; DuckDB gets the last size. A window is summed
- * in the worker from the coarsest blocks inside it: an hour of 1-second interval histograms from
- * 48 series (~40M buckets) takes 10-35 ms, against 50-135 ms for DuckDB-WASM to sum its 600-second
- * blocks alone. DuckDB's ~300k rows (instead of ~40M) give the whole-series sums.
+ * Seconds per pre-merged block, kept by the worker. A window is summed in the worker from the
+ * coarsest blocks inside it: an hour of 1-second interval histograms from 48 series (~40M buckets)
+ * takes 10-35 ms, against 50-135 ms when DuckDB-WASM summed 600-second blocks. The last size's
+ * blocks, summed, are each series' sum over all time: ~300k rows in DuckDB instead of ~40M.
  */
 export const BLOCK_SIZES: readonly number[] = [60, 600];
 
@@ -14,8 +14,8 @@ export const BLOCK_SIZES: readonly number[] = [60, 600];
  * A timed series' latency buckets second by second, as parsed, in second order. The worker keeps
  * these instead of putting every second into DuckDB: an hour of interval logs from 12 clients is
  * some 40 million per-second buckets, which would take DuckDB-WASM several seconds to take in.
- * DuckDB gets blocks pre-merged from them; the worker sums windows and the time buckets of
- * latency-over-time charts itself (TimeLevels).
+ * DuckDB gets only each series' sum over all time; the worker sums windows and the time buckets
+ * of latency-over-time charts itself (TimeLevels).
  *
  * A *piece* is one interval histogram, or one second of raw counts; several pieces may share a
  * second. A bucket is keyed by its HdrHistogram counts index when the cells have a precision (as

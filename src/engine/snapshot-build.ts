@@ -19,7 +19,7 @@ export function buildSnapshot(store: Store, analysis: Analysis, visibleKeys?: Re
   const omitted = groups.filter((m) => !exact.includes(m)).map((m) => `${m.run.label} ${m.op}`);
   const sel = { seriesIds: exact.flatMap((m) => m.series.map((s) => s.id)), groups: exact.flatMap((m, g) => m.series.map(() => g)) };
   const buckets = mergedBuckets(store.db, sel);
-  // The same SQL as the distribution chart and the summary, so the values are the ones shown.
+  // The same merge as the distribution chart and the summary, so the values are the ones shown.
   const shown = new Map(groupSummaries(store, sel, SHOWN_PERCENTILES).map((r) => [r.g, r]));
   const byGroup = new Map<number, { lo: number[]; width: number[]; n: number[] }>();
   for (const b of buckets) {

@@ -26,7 +26,7 @@ import { takePrebuiltLevels } from './prebuilt-levels.ts';
 import type { SeriesSource } from '../model/figures.ts';
 import type { CompareResult } from '../model/comparison.ts';
 
-/** What the engine knows about one latency series; the bulk data sits in DuckDB. */
+/** What the engine knows about one latency series; its buckets are in the worker (Store.levels, wholeSums). */
 export interface SeriesInfo {
   id: number;
   runId: number;
@@ -79,8 +79,8 @@ export interface StoreOptions {
 }
 
 /**
- * Loads grouped runs: series, intervals and pre-merged blocks into DuckDB, each timed series'
- * per-second buckets and blocks kept in the worker, which sums windows from them. Rows are
+ * Loads grouped runs: series, intervals and each series' sum over all time into DuckDB, each timed
+ * series' per-second buckets and blocks kept in the worker, which sums windows from them. Rows are
  * gathered in typed columns and appended in Arrow batches, so millions of buckets or samples never
  * exist as JS objects.
  */
@@ -309,8 +309,8 @@ export class Store {
   }
 
   /**
-   * Load a comparison: each operation's merged histogram goes straight into `series_buckets` (so the
-   * same SQL recomputes every figure), and the per-second throughput becomes one-second intervals
+   * Load a comparison: each operation's merged histogram goes straight into `series_buckets` and the
+   * store's whole-series sums (so the same code recomputes every figure), and the per-second throughput becomes one-second intervals
    * of two timeline series (ok, failed). Per-client and per-interval latency data are not part of
    * a comparison.
    */

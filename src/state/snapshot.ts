@@ -11,14 +11,14 @@ import type { CompareResult } from '../model/comparison.ts';
  * A comparison as data: per run, its metadata, and per operation the merged histogram (every
  * client's buckets summed) plus the naive per-client figures, and the per-second throughput. It is
  * what a self-contained link carries and what a snapshot file holds; opening either recomputes
- * every figure with the same SQL, so the numbers are the original's.
+ * every figure with the same code, so the numbers are the original's.
  *
  * Two levels. *Histograms*: the merged histograms themselves; everything the merged data allows
  * is recomputed. *Figures only*, for links the histograms do not fit (real tail-heavy histograms
  * take ~0.7 byte per non-empty bucket, and a 12-run comparison has ~100,000 of them): per operation
  * exactly the figures the app shows — count, min, max, mean, stddev and the value at each of
  * SHOWN_PERCENTILES (the summary's and the distribution chart's) — and, on opening, a stand-in
- * histogram built from them that the same SQL turns back into the same numbers:
+ * histogram built from them that the same rank rule turns back into the same numbers:
  *
  *   for each distinct shown value v (in order), one bucket whose highest value is v, holding the
  *   cumulative count R(v) = the largest rank, under the op's own rule (HdrHistogram 2.2.2 or raw
@@ -28,7 +28,7 @@ import type { CompareResult } from '../model/comparison.ts';
  * Why it is exact: in the original, a shown percentile p of rank r has value v because v's bucket
  * is the first whose cumulative count reaches r. Ranks grow with p, and two percentiles with one
  * rank share a bucket, so every shown percentile below v has a rank below r; the stand-in buckets
- * before v's therefore end below r, and v's reaches it — the SQL picks v again. Count, min and max
+ * before v's therefore end below r, and v's reaches it — the rule picks v again. Count, min and max
  * are the stand-in's total, lowest and highest value by construction. Mean and stddev are not
  * (they weigh every bucket), so they travel as numbers and the summary takes them from here
  * (figures-only.ts). A percentile outside the carried set would come out as the next carried

@@ -29,9 +29,10 @@ import { ViewSwitcher } from './ViewSwitcher.tsx';
 import type { InputFile } from '../engine/protocol.ts';
 
 /**
- * The heavy parts of the page, drawn again only when their own inputs change: a load's progress
- * events (ten a second) re-render the page, and redrawing the summary table and charts of the data
- * on screen each time took the CPU the parse workers were reading the new files with.
+ * The heavy parts of the page, drawn again only when their own inputs change: the page re-renders
+ * on every change of its state (a load starting or ending, a notice, a label typed), and redrawing
+ * the summary table and charts each time takes CPU from the parse workers while files load. A
+ * load's progress does not re-render the page: only the load panel draws it (progress-feed.ts).
  */
 const RunsTable = memo(RunsPanel);
 const Summary = memo(SummaryTable);

@@ -11,7 +11,7 @@ function formatDuration(seconds: number): string {
   return seconds < 90 ? `${Math.ceil(seconds)} s` : `${Math.round(seconds / 60)} min`;
 }
 
-/** File and folder pickers, per-file progress with cancel, and every problem found, by file and line. */
+/** File and folder pickers, a load's progress (the whole load's MB and time left, each file's) with cancel, and every problem found, by file and line. */
 export function LoadPanel({
   onFiles,
   progressFeed,

@@ -3,7 +3,7 @@ import type { ChartQuery, ChartResult } from '../engine/chart-queries.ts';
 import type { EngineClient } from '../engine/client.ts';
 
 /**
- * Runs a chart's SQL in the worker whenever its query changes; keeps the last result while the next
+ * Runs a chart's query in the worker whenever its query changes; keeps the last result while the next
  * one is computed and reports how long the worker took (the re-query time users feel).
  */
 export function useChartQuery<K extends ChartQuery['kind']>(client: EngineClient | null, query: Extract<ChartQuery, { kind: K }> | null, version: unknown) {
