@@ -32,8 +32,8 @@ import { FailureTally } from '../model/failures.ts';
  *   by those words as the message, no status). Completed
  *   non-2xx/3xx responses are inside every latency figure wrk prints (it cannot tell them apart
  *   there; socket errors are not): with any, `<url>` and `<url>-FAILED` carry exact counts only and
- *   the figures (thread stats, percentiles, wrk2's uncorrected spectrum) go to `<url> (all
- *   requests)`, counted once (src/formats/outcomes.ts). wrk2's corrected figures stay
+ *   the figures (thread stats, percentiles, wrk2's uncorrected spectrum) go to `<url> (including
+ *   failures)`, counted once (src/formats/outcomes.ts). wrk2's corrected figures stay
  *   `Intended-<url>`, of every completed response.
  *
  * wrk2 is told from wrk by its HdrHistogram sections, its `Thread calibration:` lines, or a `-R`
