@@ -10,7 +10,7 @@ import { DISTRIBUTION_PERCENTILES } from '../model/percentiles.ts';
  * Data for the time-based and distribution charts, aggregated in the worker so that no series
  * carries more than `maxPoints` points whatever the input size (time buckets widen as runs get
  * longer): throughput counts in SQL over DuckDB's `intervals` and `raw_seconds`, latencies merged
- * per time bucket from the worker's per-second buckets (queries.ts `mergeHistograms`).
+ * per time bucket from the worker's per-second buckets (group-merge.ts `mergeHistograms`).
  */
 
 export type ChartQuery =

@@ -1,7 +1,7 @@
 import type { ParsedFile } from '../model/types.ts';
 
 /**
- * The memory guard: a budget for the latency cells of the files loaded, checked before each parsed
+ * The memory check: a budget for the latency cells of the files loaded, checked before each parsed
  * file is handed to the store, so that a load too large is refused with how much input fits
  * instead of failing part-way. Where the cells live now: the per-second cells are the parsed files'
  * typed arrays in the engine worker's JavaScript heap (SecondCells reads them in place), and DuckDB-
@@ -17,7 +17,7 @@ import type { ParsedFile } from '../model/types.ts';
  * duckdb_memory() when every second was also in DuckDB: 2.43 M cells of generated YCSB
  * HdrHistogram logs took 129.8 MB (53.5 B a cell), the test corpus 0.53 M cells 35.1 MB. DuckDB now
  * holds each series' sum over all time (the seconds stay in the worker's heap), so its real share
- * is far less; tests/unit/capacity.test.ts keeps this an upper bound of what DuckDB takes, also
+ * is far less; tests/unit/memory-check.test.ts keeps this an upper bound of what DuckDB takes, also
  * where no value repeats (every cell a `series_buckets` row).
  */
 export const ENGINE_BYTES_PER_CELL = 56;
