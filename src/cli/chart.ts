@@ -13,7 +13,7 @@ import { renderSvg } from '../charts/svg-figure.ts';
 import { THEMES } from '../display/theme.ts';
 import { DEFAULT_STATE, type CostParams, type ViewState } from '../state/view-state.ts';
 import { buildRunViews } from '../display/run-views.ts';
-import { loadAndAnalyse } from './load-paths.ts';
+import { loadOnDisk } from '../engine/node-inputs.ts';
 import { reportProblems } from './run-main.ts';
 import { UsageError } from './usage.ts';
 
@@ -159,7 +159,8 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
 
-  const { store, analysis } = await loadAndAnalyse(options.paths, options.state.window);
+  const { engine, analysis } = await loadOnDisk(options.paths, { window: options.state.window });
+  const store = await engine.queryStore();
   const views = buildRunViews(analysis, options.state);
 
   const unknownFocus = options.focus.filter((f) => !views.some((v) => v.key === f || v.label === f));

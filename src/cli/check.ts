@@ -18,7 +18,7 @@ import { DEFAULT_STATE } from '../state/view-state.ts';
 import { capacityPoints, slaRulesOf } from '../display/decide.ts';
 import { buildRunViews } from '../display/run-views.ts';
 import { historyOf } from './history-runs.ts';
-import { loadAndAnalyse } from './load-paths.ts';
+import { loadOnDisk } from '../engine/node-inputs.ts';
 import { resolveSides } from './sides.ts';
 import { reportProblems } from './run-main.ts';
 import { orderOption, parseOrSay, UsageError } from './usage.ts';
@@ -105,7 +105,8 @@ function newestRunCases(series: readonly HistorySeries[]): CheckCase[] {
 export async function main(args: string[]): Promise<number> {
   const options = parseOrSay(parse, args, USAGE);
   if (options === null) return 2;
-  const { store, analysis } = await loadAndAnalyse(options.paths);
+  const { engine, analysis } = await loadOnDisk(options.paths);
+  const store = await engine.queryStore();
   const state = structuredClone(DEFAULT_STATE);
   const views = buildRunViews(analysis, state);
   const suites: CheckSuite[] = [];

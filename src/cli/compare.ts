@@ -14,7 +14,7 @@ import type { CompareResult } from '../model/comparison.ts';
 import { DEFAULT_STATE, type RunLabels, type SystemPriceState, type ViewState } from '../state/view-state.ts';
 import { capacityPoints, pricingOf, sizedOps, slaRulesOf } from '../display/decide.ts';
 import { buildRunViews } from '../display/run-views.ts';
-import { loadAndAnalyse } from './load-paths.ts';
+import { loadOnDisk } from '../engine/node-inputs.ts';
 import { resolveSides } from './sides.ts';
 import { reportProblems } from './run-main.ts';
 import { parseOrSay, UsageError } from './usage.ts';
@@ -156,7 +156,8 @@ function capacityJson(rows: readonly CapacityRow[]) {
 export async function main(args: string[]): Promise<number> {
   const options = parseOrSay(parse, args, USAGE);
   if (options === null) return 2;
-  const { store, analysis } = await loadAndAnalyse(options.paths, options.state.window);
+  const { engine, analysis } = await loadOnDisk(options.paths, { window: options.state.window });
+  const store = await engine.queryStore();
   // Labels given by folder or by label, as the app keeps them: by run key.
   const state: ViewState = { ...options.state, runs: {} };
   for (const [ref, labels] of Object.entries(options.labels)) {

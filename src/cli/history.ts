@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_HISTORY_STATS, statPercentile } from '../engine/history-queries.ts';
 import { historyOf } from './history-runs.ts';
-import { loadAndAnalyse } from './load-paths.ts';
+import { loadOnDisk } from '../engine/node-inputs.ts';
 import { reportProblems } from './run-main.ts';
 import { orderOption, parseOrSay, UsageError } from './usage.ts';
 
@@ -45,7 +45,8 @@ const fmt = (v: number | null, digits = 1) => (v === null ? '–' : v.toLocaleSt
 export async function main(args: string[]): Promise<number> {
   const options = parseOrSay(parse, args, USAGE);
   if (options === null) return 2;
-  const { store, analysis } = await loadAndAnalyse(options.paths);
+  const { engine, analysis } = await loadOnDisk(options.paths);
+  const store = await engine.queryStore();
   const history = historyOf(store, analysis, { ...options, ...(options.op ? { op: options.op } : {}), window: null });
   const series = history.result.series.map((s) => ({
     op: s.op,

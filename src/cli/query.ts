@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { toCsv } from '../display/export.ts';
 import type { CellValue } from '../engine/user-query.ts';
-import { openQuery } from './load-paths.ts';
+import { loadOnDisk } from '../engine/node-inputs.ts';
 import { reportProblems } from './run-main.ts';
 import { parseOrSay, UsageError } from './usage.ts';
 
@@ -47,11 +47,11 @@ function table(columns: readonly string[], rows: readonly CellValue[][]): string
 export async function main(args: string[]): Promise<number> {
   const options = parseOrSay(parse, args, USAGE);
   if (options === null) return 2;
-  const q = await openQuery(options.paths);
-  reportProblems(q.analysis.errors);
+  const { engine, analysis } = await loadOnDisk(options.paths);
+  reportProblems(analysis.errors);
   let result;
   try {
-    result = (await q.run(options.sql)).result;
+    result = await engine.query(options.sql);
   } catch (e) {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
     return 2;
@@ -60,5 +60,5 @@ export async function main(args: string[]): Promise<number> {
   if (options.format === 'json') process.stdout.write(`${JSON.stringify({ columns, rows: result.rows })}\n`);
   else if (options.format === 'csv') process.stdout.write(toCsv(columns, result.rows.map((r) => r.map((v) => (typeof v === 'boolean' ? String(v) : v)))));
   else process.stdout.write(`${table(columns, result.rows)}\n(${result.totalRows} row${result.totalRows === 1 ? '' : 's'})\n`);
-  return q.analysis.errors.length > 0 ? 1 : 0;
+  return analysis.errors.length > 0 ? 1 : 0;
 }

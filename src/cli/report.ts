@@ -10,7 +10,7 @@ import { parseSlaRule } from '../analysis/sla.ts';
 import { buildReport } from '../report/build-report.ts';
 import type { FileProvenance } from '../model/file-tally.ts';
 import { DEFAULT_STATE, type ViewState } from '../state/view-state.ts';
-import { loadAndAnalyse } from './load-paths.ts';
+import { loadOnDisk } from '../engine/node-inputs.ts';
 import { packageVersion } from './package-files.ts';
 import { reportProblems } from './run-main.ts';
 import { parseOrSay, UsageError } from './usage.ts';
@@ -89,7 +89,8 @@ function parse(args: string[]) {
 export async function main(args: string[]): Promise<number> {
   const options = parseOrSay(parse, args, USAGE);
   if (options === null) return 2;
-  const { loaded, store, analysis } = await loadAndAnalyse(options.paths, options.state.window);
+  const { engine, analysis } = await loadOnDisk(options.paths, { window: options.state.window });
+  const store = await engine.queryStore();
   const labels = new Map(store.runs.map((r) => [r.label, r.key]));
   const unknown = options.focus.filter((f) => !labels.has(f) && !store.runs.some((r) => r.key === f));
   if (unknown.length > 0) {
@@ -98,11 +99,11 @@ export async function main(args: string[]): Promise<number> {
   }
   const state = { ...options.state, focus: options.focus.map((f) => labels.get(f) ?? f) };
   const files: FileProvenance[] = [];
-  for (const f of loaded.files) files.push({ path: f.path, bytes: statSync(f.path).size, sha256: await sha256(f.path), format: f.format });
+  for (const f of engine.files) files.push({ path: f.path, bytes: statSync(f.path).size, sha256: await sha256(f.path), format: f.format });
   const html = await buildReport(store, analysis, {
     state,
     files,
-    parsed: loaded.files,
+    parsed: engine.files,
     appUrl: options.appUrl ?? './index.html',
     alwaysAttach: options.appUrl === undefined,
     generatedAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),

@@ -10,7 +10,7 @@ type Side = CompareSelection & { notes: string[] };
 /**
  * `--baseline` and `--candidate` as the app's Compare panel reads a side (a run's folder or label,
  * a folder of runs, LABEL=VALUE), or the errors saying which cannot be read. A folder given as it
- * exists on disk (absolute, ./…) names runs as loadPaths shows them: relative, with '/'.
+ * exists on disk (absolute, ./…) names runs as the Node input adapter (src/engine/node-inputs.ts) shows them: relative, with '/'.
  */
 export function resolveSides(views: readonly RunView[], state: Pick<ViewState, 'runs'>, baseline: string, candidate: string): { baseline: Side; candidate: Side } | { errors: string[] } {
   const asShown = (text: string) => (existsSync(text) ? path.relative(process.cwd(), text).split(path.sep).join('/') || text : text);

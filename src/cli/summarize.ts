@@ -1,7 +1,6 @@
-import { openNodeDb } from '../engine/node-db.ts';
-import { analyseLoaded, type Analysis } from '../engine/analyse.ts';
+import type { Analysis } from '../engine/analyse.ts';
+import { loadOnDisk } from '../engine/node-inputs.ts';
 import { describeKept, fileNotes, problemsByFile } from '../model/file-tally.ts';
-import { loadPaths } from './load-paths.ts';
 import { MappingError, parseMapSpec } from '../formats/csv-mapping.ts';
 import { PERCENTILE_KEYS } from '../model/percentiles.ts';
 import { ALL_REQUESTS, type Figures } from '../model/figures.ts';
@@ -109,9 +108,7 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
   }
-  const loaded = await loadPaths(paths, map !== undefined ? { csvMappings: { any: map } } : {});
-  const db = await openNodeDb();
-  const analysis = analyseLoaded(db, loaded, {}, names);
+  const { analysis } = await loadOnDisk(paths, { names, ...(map !== undefined ? { csvMappings: { any: map } } : {}) });
   if (json) process.stdout.write(`${JSON.stringify(analysis, null, 2)}\n`);
   else printReadable(analysis);
   return analysis.errors.length > 0 ? 1 : 0;

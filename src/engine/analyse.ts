@@ -1,13 +1,9 @@
 import { detectSteps, type Step } from '../analysis/steps.ts';
-import { groupIntoRuns } from '../model/grouping.ts';
-import { NO_NAME_RULES, renamer, type NameRules } from '../model/name-rules.ts';
-import { renamedRuns } from './renamed.ts';
-import { fileTallies, type FileTally } from '../model/file-tally.ts';
-import type { ParsedFile, ParseIssue } from '../model/types.ts';
+import type { FileTally } from '../model/file-tally.ts';
+import type { ParseIssue } from '../model/types.ts';
 import { snapshotLevel, type SnapshotLevel, type SnapshotRun } from '../state/snapshot.ts';
-import type { Db } from './db.ts';
 import { countsPerSecond, type SecondCounts } from './group-merge.ts';
-import { Store } from './store.ts';
+import type { Store } from './store.ts';
 import { timelineSeries } from './timeline-series.ts';
 import { summarizeRuns, type SummaryOptions } from './summary.ts';
 import type { RunSummary } from '../model/figures.ts';
@@ -88,18 +84,6 @@ function timelineSteps(t: ThroughputSeries): Step[] {
   const bucketS = t.bucketS ?? 1;
   if (bucketS === 1) return detectSteps(t.ok);
   return detectSteps(t.ok.map((n) => n / bucketS)).map((s) => ({ ...s, offsetS: s.offsetS * bucketS }));
-}
-
-/** Load parsed files into a fresh store, their operation names grouped by `names`, and compute every run's figures. */
-export function analyseLoaded(
-  db: Db,
-  loaded: { files: readonly ParsedFile[]; errors: readonly ParseIssue[]; ignored: readonly string[] },
-  options: SummaryOptions = {},
-  names: NameRules = NO_NAME_RULES,
-): Analysis {
-  const store = new Store(db);
-  store.addRuns(renamedRuns(groupIntoRuns(loaded.files), renamer(names)));
-  return analyseStore(store, loaded.errors, loaded.ignored, options, fileTallies(loaded.files));
 }
 
 /** Per-second series and steps do not depend on a window: computed once per dataset. */

@@ -23,7 +23,7 @@ export class EngineClient {
   readonly ready: Promise<number>;
 
   constructor() {
-    this.worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+    this.worker = new Worker(new URL('../workers/engine-worker.ts', import.meta.url), { type: 'module', name: 'benchlens-engine' });
     let resolveReady: (ms: number) => void = () => {};
     let rejectReady: (e: Error) => void = () => {};
     this.ready = new Promise((res, rej) => {

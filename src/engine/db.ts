@@ -148,7 +148,12 @@ export class Db {
   /** Append an Arrow table to `table` (created on first use). IPC bytes avoid Arrow-instance mismatches. */
   insert(table: string, data: Table, create: boolean): void {
     if (data.numRows === 0 && !create) return;
-    this.conn.insertArrowFromIPCStream(tableToIPC(data, 'stream'), { name: table, create });
+    this.insertIPC(table, tableToIPC(data, 'stream'), create);
+  }
+
+  /** Append an Arrow IPC stream to `table` (created on first use when `create`). */
+  insertIPC(table: string, ipc: Uint8Array, create = false): void {
+    this.conn.insertArrowFromIPCStream(ipc, { name: table, create });
   }
 
   /** Ask DuckDB to stop the running query (called from another task, e.g. a cancel message). */

@@ -388,26 +388,26 @@ export interface Extent {
   endUs: number;
 }
 
-/** Time covered per group: earliest interval start to latest interval end (raw: first to last sample). */
-export function groupExtents(db: Db, sel: Selection): Extent[] {
-  setSelection(db, sel);
-  const rows = db.query(
-    `SELECT g, min(a)::BIGINT AS start_us, max(b)::BIGINT AS end_us FROM (
-       SELECT sel.g, min(i.start_us) AS a, max(i.start_us + i.length_us) AS b
-       FROM sel JOIN intervals i ON i.series_id = sel.series_id
-       GROUP BY sel.g
-       UNION ALL
-       SELECT sel.g, e.start_us, e.end_us
-       FROM sel JOIN raw_extents e ON e.series_id = sel.series_id
-     ) GROUP BY g ORDER BY g`,
-  );
-  return rows.map((r) => ({ g: r.g as number, startUs: r.start_us as number, endUs: r.end_us as number }));
-}
-
-/** Time covered by each run's `series` (g = run id), kept until the data changes. */
+/**
+ * Time covered by each run's `series` (g = run id): earliest interval start (raw: first sample) to
+ * latest interval end (raw: last sample), from the extents the store keeps of each series — no
+ * query, so the figures never wait for DuckDB. Kept until the data changes.
+ */
 export function runExtents(store: Store, series: readonly SeriesInfo[]): Extent[] {
-  const ids = series.map((s) => s.id);
-  return store.memo(`extents:${ids.join(',')}`, () => groupExtents(store.db, { seriesIds: ids, groups: series.map((s) => s.runId) }));
+  return store.memo(`extents:${series.map((s) => s.id).join(',')}`, () => {
+    const byRun = new Map<number, Extent>();
+    for (const s of series) {
+      const e = store.extentOf(s.id);
+      if (!e) continue;
+      const run = byRun.get(s.runId);
+      if (!run) byRun.set(s.runId, { g: s.runId, startUs: e.startUs, endUs: e.endUs });
+      else {
+        run.startUs = Math.min(run.startUs, e.startUs);
+        run.endUs = Math.max(run.endUs, e.endUs);
+      }
+    }
+    return [...byRun.values()].sort((a, b) => a.g - b.g);
+  });
 }
 
 /** The merged histogram of each group over all time, bucket by bucket in value order. */

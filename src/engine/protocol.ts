@@ -22,6 +22,13 @@ export interface InputFile {
   path: string;
   file?: File;
   url?: string;
+  /** A file on disk (CLI, tests), by absolute path: read by the Node input adapter (./node-inputs.ts). */
+  disk?: string;
+  /**
+   * Named by the user itself, not found in a folder: a file no format reads is an error, not a
+   * file passed over (the CLI's explicit paths).
+   */
+  named?: true;
   /** The user's CSV column mappings, by header key (src/formats/csv-mapping.ts): offered to every file. */
   csvMaps?: Record<string, string>;
 }

@@ -1,4 +1,4 @@
-import { tableFromArrays } from 'apache-arrow';
+import { tableFromArrays, tableToIPC, type Table } from 'apache-arrow';
 import { Float64Column } from '../formats/growable.ts';
 import type { RunData } from '../model/grouping.ts';
 import { opKind } from '../model/naming.ts';
@@ -73,6 +73,12 @@ export interface RunInfo {
 
 const FLUSH_ROWS = 1 << 20;
 
+/** The time a series covers, in µs (epoch µs for absolute series). */
+export interface SeriesExtent {
+  startUs: number;
+  endUs: number;
+}
+
 export interface StoreOptions {
   /** Seconds per block at each level the worker keeps, each a multiple of the one before. */
   blockSizes?: readonly number[];
@@ -114,16 +120,69 @@ export class Store {
   private rawExtents = this.emptyRawExtents();
   private rawSeconds = this.emptyRawSeconds();
 
-  constructor(
-    readonly db: Db,
-    options: StoreOptions = {},
-  ) {
+  /** DuckDB, once attached; until then the rows for it wait in `pending`. */
+  private attachedDb: Db | null = null;
+  /** Rows for DuckDB gathered before it was attached, as Arrow IPC streams, in insertion order. */
+  private pending: { table: string; ipc: Uint8Array }[] = [];
+  /** Each timed series' first and last instant (µs), by series id: what its intervals or raw extent cover. */
+  private readonly extents = new Map<number, SeriesExtent>();
+
+  /**
+   * `db` may come later (`attach`): the store keeps its cells and figures without DuckDB, so the
+   * summary never waits for DuckDB to download or start; only the throughput timelines and SQL do.
+   */
+  constructor(db: Db | null, options: StoreOptions = {}) {
     const sizes = options.blockSizes ?? BLOCK_SIZES;
     if (sizes.length === 0 || sizes.some((size, i) => !Number.isInteger(size) || size < 1 || size % (sizes[i - 1] ?? 1) !== 0)) {
       throw new RangeError(`block sizes ${sizes.join(', ')} must be whole seconds, each a multiple of the one before`);
     }
     this.workerBlockSizes = sizes;
+    if (db) this.attach(db);
+  }
+
+  /** DuckDB, with every row added so far; throws before `attach` (ask the Engine for an attached store). */
+  get db(): Db {
+    if (!this.attachedDb) throw new Error('the query engine has not started yet');
+    return this.attachedDb;
+  }
+
+  get attached(): boolean {
+    return this.attachedDb !== null;
+  }
+
+  /** Hands the store to DuckDB: creates its tables and appends the rows gathered before it started. */
+  attach(db: Db): void {
+    if (this.attachedDb) throw new Error('the store already has its DuckDB');
     for (const sql of SCHEMA_SQL) db.exec(sql);
+    for (const { table, ipc } of this.pending.splice(0)) db.insertIPC(table, ipc);
+    this.attachedDb = db;
+  }
+
+  /** Appends rows to a DuckDB table now, or once DuckDB is attached (copied: the columns may be reused). */
+  private insert(table: string, data: Table): void {
+    if (data.numRows === 0) return;
+    if (this.attachedDb) this.attachedDb.insert(table, data, false);
+    else this.pending.push({ table, ipc: tableToIPC(data, 'stream') });
+  }
+
+  /** Series `id`'s first and last instant in µs; null for a series with no time. */
+  extentOf(id: number): SeriesExtent | null {
+    return this.extents.get(id) ?? null;
+  }
+
+  /**
+   * Widens series `id`'s extent to [start, end) µs, rounded as DuckDB's BIGINT columns store them
+   * (to nearest, ties to even), so the figures are those its `intervals` and `raw_extents` gave.
+   */
+  private cover(id: number, startUs: number, lengthUs: number): void {
+    const start = asStoredInteger(startUs);
+    const end = start + asStoredInteger(lengthUs);
+    const e = this.extents.get(id);
+    if (!e) this.extents.set(id, { startUs: start, endUs: end });
+    else {
+      e.startUs = Math.min(e.startUs, start);
+      e.endUs = Math.max(e.endUs, end);
+    }
   }
 
   /**
@@ -214,7 +273,9 @@ export class Store {
 
   /** Forget everything loaded so far. */
   clear(): void {
-    for (const t of ['series', 'intervals', 'series_buckets', 'raw_seconds', 'raw_extents']) this.db.exec(`DELETE FROM ${t}`);
+    if (this.attachedDb) for (const t of ['series', 'intervals', 'series_buckets', 'raw_seconds', 'raw_extents']) this.attachedDb.exec(`DELETE FROM ${t}`);
+    this.pending = [];
+    this.extents.clear();
     this.runs = [];
     this.series = [];
     this.levels.clear();
@@ -265,6 +326,7 @@ export class Store {
               this.intervals.start.push(interval.startUs);
               this.intervals.length.push(interval.lengthUs);
               this.intervals.n.push(h.totalCount);
+              this.cover(info.id, interval.startUs, interval.lengthUs);
               info.count += h.totalCount;
             }
             this.addTimed(info.id, data);
@@ -273,6 +335,7 @@ export class Store {
               this.rawExtents.series.push(info.id);
               this.rawExtents.start.push(Math.floor(data.firstMs) * 1000);
               this.rawExtents.end.push(Math.floor(data.lastMs) * 1000);
+              this.cover(info.id, Math.floor(data.firstMs) * 1000, Math.floor(data.lastMs) * 1000 - Math.floor(data.firstMs) * 1000);
             }
             const cells = this.addTimed(info.id, data);
             cells.forEach(0, cells.pieces, (sec, _keys, n, start, end) => {
@@ -292,6 +355,7 @@ export class Store {
               this.intervals.start.push(row.startUs);
               this.intervals.length.push(row.lengthUs);
               this.intervals.n.push(row.count);
+              this.cover(info.id, row.startUs, row.lengthUs);
               info.count += row.count;
             }
             info.periodic = data;
@@ -358,6 +422,7 @@ export class Store {
             this.intervals.start.push((t.startEpochS + i * bucketS) * 1e6);
             this.intervals.length.push(bucketS * 1e6);
             this.intervals.n.push(n);
+            this.cover(id, (t.startEpochS + i * bucketS) * 1e6, bucketS * 1e6);
           });
         }
       }
@@ -368,7 +433,7 @@ export class Store {
   }
 
   private insertSeriesRows(added: readonly SeriesInfo[]): void {
-    this.db.insert(
+    this.insert(
       'series',
       tableFromArrays({
         series_id: Int32Array.from(added, (s) => s.id),
@@ -379,13 +444,12 @@ export class Store {
         source: added.map((s) => s.source),
         file: added.map((s) => s.file),
       }),
-      false,
     );
   }
 
   private flush(): void {
     if (this.intervals.n.length > 0) {
-      this.db.insert(
+      this.insert(
         'intervals',
         tableFromArrays({
           series_id: this.intervals.series.finish(),
@@ -393,21 +457,16 @@ export class Store {
           length_us: this.intervals.length.finish(),
           n: this.intervals.n.finish(),
         }),
-        false,
       );
       this.intervals = this.emptyIntervals();
     }
     this.flushBuckets();
     if (this.rawSeconds.series.length > 0) {
-      this.db.insert('raw_seconds', tableFromArrays({ series_id: this.rawSeconds.series.finish(), sec: this.rawSeconds.sec.finish(), n: this.rawSeconds.n.finish() }), false);
+      this.insert('raw_seconds', tableFromArrays({ series_id: this.rawSeconds.series.finish(), sec: this.rawSeconds.sec.finish(), n: this.rawSeconds.n.finish() }));
       this.rawSeconds = this.emptyRawSeconds();
     }
     if (this.rawExtents.series.length > 0) {
-      this.db.insert(
-        'raw_extents',
-        tableFromArrays({ series_id: this.rawExtents.series.finish(), start_us: this.rawExtents.start.finish(), end_us: this.rawExtents.end.finish() }),
-        false,
-      );
+      this.insert('raw_extents', tableFromArrays({ series_id: this.rawExtents.series.finish(), start_us: this.rawExtents.start.finish(), end_us: this.rawExtents.end.finish() }));
       this.rawExtents = this.emptyRawExtents();
     }
   }
@@ -417,7 +476,7 @@ export class Store {
     const taken = this.buckets.take();
     if (!taken) return;
     const { series_id, lo, width, n } = taken;
-    this.db.insert('series_buckets', tableFromArrays({ series_id, lo: int32IfExact(lo), width: int32IfExact(width), n: int32IfExact(n) }), false);
+    this.insert('series_buckets', tableFromArrays({ series_id, lo: int32IfExact(lo), width: int32IfExact(width), n: int32IfExact(n) }));
   }
   private emptyIntervals() {
     return { series: new Float64Column(), start: new Float64Column(), length: new Float64Column(), n: new Float64Column() };
@@ -428,6 +487,16 @@ export class Store {
   private emptyRawSeconds() {
     return { series: new Float64Column(), sec: new Float64Column(), n: new Float64Column() };
   }
+}
+
+/**
+ * A value as DuckDB stores it in a BIGINT column: a DOUBLE is cast to the nearest integer, ties to
+ * even (2.5 → 2, 3.5 → 4).
+ */
+function asStoredInteger(v: number): number {
+  const r = Math.round(v);
+  // `+ 0`: no -0, which DuckDB's integers do not have.
+  return (r - v === 0.5 && r % 2 !== 0 ? r - 1 : r) + 0;
 }
 
 /**

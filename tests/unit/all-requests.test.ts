@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
-import { analyseLoaded, type Analysis } from '../../src/engine/analyse.ts';
-import { openNodeDb } from '../../src/engine/node-db.ts';
-import type { Db } from '../../src/engine/db.ts';
+import { describe, expect, it } from 'vitest';
+import { loadFiles } from './helpers/engine-load.ts';
+import { type Analysis } from '../../src/engine/analyse.ts';
 import { PERCENTILE_KEYS, PERCENTILES } from '../../src/model/percentiles.ts';
 
 /**
@@ -12,13 +10,9 @@ import { PERCENTILE_KEYS, PERCENTILES } from '../../src/model/percentiles.ts';
  * counted a second time.
  */
 
-let db: Db;
-beforeAll(async () => {
-  db = await openNodeDb();
-});
 
 async function analyse(...paths: string[]): Promise<Analysis> {
-  return analyseLoaded(db, await loadPaths(paths));
+  return (await loadFiles(paths)).analysis;
 }
 
 describe('all requests', () => {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { capacityAtSla, interpolateCapacity, sizingTable, type Pricing } from '../../src/analysis/capacity.ts';
 import { DYNAMODB_PRICE_PRESETS, HOURS_PER_MONTH } from '../../src/analysis/cost.ts';
 import { parseSlaRules } from '../../src/analysis/sla.ts';
-import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import type { Analysis } from '../../src/engine/analyse.ts';
 import { DEFAULT_STATE, type ViewState } from '../../src/state/view-state.ts';
 import { capacityPoints, pricingOf, slaRulesOf } from '../../src/display/decide.ts';
@@ -46,7 +46,7 @@ function expectedCapacity(rules: { p: number; op: string; limitUs: number }[]) {
 
 let analysis: Analysis;
 beforeAll(async () => {
-  ({ analysis } = await loadAndAnalyse([SWEEP]));
+  ({ analysis } = await loadFiles([SWEEP]));
 });
 
 function points(state: Partial<ViewState> = {}) {

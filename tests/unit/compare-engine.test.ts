@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { analyseStore, type Analysis } from '../../src/engine/analyse.ts';
 import { runCompare, type CompareRequest } from '../../src/engine/compare-queries.ts';
 import { buildSnapshot } from '../../src/engine/snapshot-build.ts';
@@ -20,7 +20,7 @@ const CORPUS = 'tests/fixtures/corpus';
 let store: Store;
 let analysis: Analysis;
 beforeAll(async () => {
-  ({ store, analysis } = await loadAndAnalyse([`${CORPUS}/sweep-uniform-a`, `${CORPUS}/raw-csv-b`, `${CORPUS}/intended-a`, `${CORPUS}/split-for-heat`]));
+  ({ store, analysis } = await loadFiles([`${CORPUS}/sweep-uniform-a`, `${CORPUS}/raw-csv-b`, `${CORPUS}/intended-a`, `${CORPUS}/split-for-heat`]));
 });
 
 const self = (key: string, percentiles: number[], window: CompareRequest['window'] = null): CompareRequest => ({

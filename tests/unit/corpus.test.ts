@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
-import { analyseLoaded, type Analysis, type RunAnalysis } from '../../src/engine/analyse.ts';
-import { openNodeDb } from '../../src/engine/node-db.ts';
+import { loadFiles } from './helpers/engine-load.ts';
+import { type Analysis, type RunAnalysis } from '../../src/engine/analyse.ts';
 import { PERCENTILE_KEYS } from '../../src/model/percentiles.ts';
 import type { Figures } from '../../src/model/figures.ts';
 
@@ -53,8 +52,8 @@ const expectedRuns: ExpectedRun[] = scenarios.flatMap(([, s]) => s.runs as Expec
 
 let analysis: Analysis;
 beforeAll(async () => {
-  const loaded = await loadPaths([CORPUS]);
-  analysis = analyseLoaded(await openNodeDb(), loaded);
+  const loaded = await loadFiles([CORPUS]);
+  analysis = loaded.analysis;
 });
 
 function runFor(dir: string): RunAnalysis {

@@ -5,11 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
-import { analyseLoaded } from '../../src/engine/analyse.ts';
-import type { Db } from '../../src/engine/db.ts';
-import { openNodeDb } from '../../src/engine/node-db.ts';
+import { describe, expect, it } from 'vitest';
+import { loadFiles } from './helpers/engine-load.ts';
 import { FailureTally, requestsOf, runFailures } from '../../src/model/failures.ts';
 import type { FailureCount } from '../../src/model/types.ts';
 
@@ -19,13 +16,9 @@ import type { FailureCount } from '../../src/model/types.ts';
  * JSON lines, report lines), not by the parsers.
  */
 
-let db: Db;
-beforeAll(async () => {
-  db = await openNodeDb();
-});
 
 async function failuresOf(paths: string[]): Promise<{ failures: FailureCount[]; from: string }[]> {
-  const analysis = analyseLoaded(db, await loadPaths(paths));
+  const { analysis } = await loadFiles(paths);
   return analysis.runs.map((r) => ({ failures: r.failures, from: r.failuresFrom }));
 }
 

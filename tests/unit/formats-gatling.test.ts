@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadAndAnalyse, loadPaths } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { isFailed, readFile, readText, oneChunk } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
 import type { ParsedFile, RawSeries } from '../../src/model/types.ts';
@@ -43,7 +43,7 @@ describe('Gatling simulation.log', () => {
   });
 
   it('3.9.5: counts, min and max are Gatling’s own report of the run (js/stats.json: 20 requests each, all 13–40 ms)', async () => {
-    const { analysis } = await loadAndAnalyse([`${DIR}/simulation-3.9.5.log`]);
+    const { analysis } = await loadFiles([`${DIR}/simulation-3.9.5.log`]);
     const ops = analysis.runs[0]!.ops;
     expect(Object.fromEntries(Object.entries(ops).map(([op, o]) => [op, o.count]))).toEqual({ '01_Get_Specific_Post': 20, '02_Get_Comments_For_Post': 20, '03_Create_Post': 20 });
     expect(Math.min(...Object.values(ops).map((o) => o.min!))).toBe(13_000);
@@ -109,7 +109,7 @@ describe('Gatling simulation.log', () => {
     expect(outcome.series).toEqual([]);
     expect(outcome.errors).toEqual([{ file: 'run/simulation.log', line: 0, message: expect.stringMatching(/^a binary Gatling simulation\.log written by Gatling 3\.14\.3: .*Gatling 2\.x–3\.12/) }]);
     expect(outcome.skippedLines).toBe(outcome.lines);
-    const loaded = await loadPaths([file]);
+    const loaded = await loadFiles([file]);
     expect(loaded.errors.map((e) => e.message)).toEqual([expect.stringMatching(/Gatling 3\.14\.3/)]);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import type { ParsedFile, RawSeries } from '../../src/model/types.ts';
 import { inCountOrder, latencies, rawSeries } from '../helpers/raw-samples.ts';
@@ -89,7 +89,7 @@ describe('JMeter CSV', () => {
 
   it('merges p50…p99 by nearest rank over the raw samples, as computed here from the file', async () => {
     const content = text('HTMLReportTestFile.csv');
-    const { analysis } = await loadAndAnalyse([`${DIR}/HTMLReportTestFile.csv`]);
+    const { analysis } = await loadFiles([`${DIR}/HTMLReportTestFile.csv`]);
     const ok = expectedFromCsv(content).get('JR-OK')!.v.slice().sort((a, b) => a - b);
     const rank = (p: number) => ok[Math.ceil((p / 100) * ok.length) - 1];
     const op = analysis.runs[0]!.ops['JR-OK']!;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
 import type { ParsedFile, RawSeries, PrintedSeries } from '../../src/model/types.ts';
@@ -65,7 +65,7 @@ describe('k6 --out csv / --out json', () => {
     expect(latencies(s)).toEqual(expected);
     // Unix-second timestamps: the first row's second.
     expect(s.firstMs).toBe(1749852276000);
-    const { analysis } = await loadAndAnalyse([`${DIR}/create-user-data.csv.gz`]);
+    const { analysis } = await loadFiles([`${DIR}/create-user-data.csv.gz`]);
     const op = analysis.runs[0]?.ops[OP];
     expect(op?.exact).toBe(true);
     for (const [key, p100] of [['p50', 5000], ['p90', 9000], ['p95', 9500], ['p99', 9900], ['p99.9', 9990]] as const) {

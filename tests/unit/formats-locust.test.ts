@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import type { IntervalsSeries, ParsedFile, PrintedSeries } from '../../src/model/types.ts';
 
@@ -137,7 +137,7 @@ describe('Locust: figures of successes and failures together (issue #27)', () =>
   });
 
   it('the history beside stats.csv: the stats file’s figures are used, the history’s per-interval counts counted once', async () => {
-    const { analysis, loaded } = await loadAndAnalyse(['mixed_stats_history.csv', 'mixed_failures.csv', 'mixed_stats.csv'].map((n) => `${DIR}/${n}`));
+    const { analysis, ...loaded } = await loadFiles(['mixed_stats_history.csv', 'mixed_failures.csv', 'mixed_stats.csv'].map((n) => `${DIR}/${n}`));
     expect(loaded.errors).toEqual([]);
     const run = analysis.runs[0]!;
     const [requests = 0, failures = 0, , p99 = 0] = statsRows(read('mixed_stats.csv')).get('GET /mixed') ?? [];
@@ -171,7 +171,7 @@ describe('Locust stats.csv, failures.csv, exceptions.csv', () => {
 
   it('a run read from all its files: throughput from the history, latency figures from stats.csv, failures once', async () => {
     const files = ['full_stats.csv', 'full_stats_history.csv', 'full_failures.csv', 'full_exceptions.csv'].map((n) => `${DIR}/${n}`);
-    const { analysis, loaded } = await loadAndAnalyse(files);
+    const { analysis, ...loaded } = await loadFiles(files);
     expect(loaded.errors).toEqual([]);
     const run = analysis.runs[0]!;
     expect(run.clients.map((c) => c.client)).toEqual(['full']);

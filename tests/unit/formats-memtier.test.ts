@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { memtierFormat } from '../../src/formats/memtier.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
@@ -67,8 +67,8 @@ describe('memtier_benchmark', () => {
   });
 
   it('JSON through the engine: the same figures as the same run’s .hgrm log of that histogram; requests counted once', async () => {
-    const json = await loadAndAnalyse([join(DIR, 'memtier-2.3.0-redis-4s.json')]);
-    const log = await loadAndAnalyse([join(DIR, 'mt-4s_GET_command_run_1.hgrm')]);
+    const json = await loadFiles([join(DIR, 'memtier-2.3.0-redis-4s.json')]);
+    const log = await loadFiles([join(DIR, 'mt-4s_GET_command_run_1.hgrm')]);
     const fromJson = json.analysis.runs[0]!.ops.Gets!;
     const fromLog = log.analysis.runs[0]!.ops.Gets!;
     expect(fromJson.exact).toBe(true);
@@ -90,7 +90,7 @@ describe('memtier_benchmark', () => {
     // --json-out-file=mt-4s.json, its name when written (SOURCES.md).
     copyFileSync(join(DIR, 'memtier-2.3.0-redis-4s.json'), join(run, 'mt-4s.json'));
     try {
-      const { analysis, loaded } = await loadAndAnalyse([run]);
+      const { analysis, ...loaded } = await loadFiles([run]);
       expect(loaded.errors).toEqual([]);
       const r = analysis.runs[0]!;
       const doc = (JSON.parse(fixture('memtier-2.3.0-redis-4s.json')) as Record<string, Json>)['ALL STATS']!;
@@ -148,7 +148,7 @@ describe('memtier_benchmark', () => {
   });
 
   it('merged p50 from the GET log equals the p50 memtier printed in its JSON for the same histogram', async () => {
-    const { loaded, analysis } = await loadAndAnalyse([join(DIR, 'mt-4s_GET_command_run_1.hgrm')]);
+    const { analysis, ...loaded } = await loadFiles([join(DIR, 'mt-4s_GET_command_run_1.hgrm')]);
     const json = (JSON.parse(fixture('memtier-2.3.0-redis-4s.json')) as Record<string, Json>)['ALL STATS']!;
     const pct = json.Gets!['Percentile Latencies'] as Record<string, number>;
     expect(loaded.errors).toEqual([]);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { hdrLogFormat } from '../../src/formats/hdr-log.ts';
 import { nosqlbenchFormat, nosqlbenchOp } from '../../src/formats/nosqlbench.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
@@ -118,7 +118,7 @@ describe('NoSQLBench', () => {
     }
     // HistogramLogWriter prints each interval's max in ms (ns / 1e6, 3 decimals): the merged max,
     // in µs from the ns histograms, is the largest of them.
-    const { analysis } = await loadAndAnalyse([join(DIR, LOG)]);
+    const { analysis } = await loadFiles([join(DIR, LOG)]);
     expect(analysis.runs[0]!.ops.cycles!.max! / 1000).toBeCloseTo(Math.max(...lines.map((l) => Number(l.split(',')[3]))), 3);
   });
 

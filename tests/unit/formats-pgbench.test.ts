@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { pgbenchFormat } from '../../src/formats/pgbench.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
@@ -45,7 +45,7 @@ describe('pgbench: per-transaction log (-l)', () => {
   it('merges the threads’ logs exactly: nearest rank over the logged latencies, count as the report says', async () => {
     const files = ['pgbench_log.23603', 'pgbench_log.23603.1'];
     const logged = files.flatMap((f) => rows(fixture('pg15-plain', f)).map((r) => Number(r[2]))).sort((a, b) => a - b);
-    const { loaded, analysis } = await loadAndAnalyse(files.map((f) => path('pg15-plain', f)));
+    const { analysis, ...loaded } = await loadFiles(files.map((f) => path('pg15-plain', f)));
     expect(loaded.errors).toEqual([]);
     expect(loaded.files.map((f) => f.format)).toEqual(['pgbench', 'pgbench']);
     const op = analysis.runs[0]!.ops.script0!;
@@ -234,7 +234,7 @@ describe('pgbench: report and progress', () => {
     const mean = micros(/^(\S+) ms \(including failures\)$/.exec(printed(text, 'latency average'))![1]!);
     expect([byOp('script0 (including failures)').count, byOp('script0 (including failures)').mean]).toEqual([processed + failed, mean]);
     // The engine counts each transaction once: processed + failed.
-    const { analysis } = await loadAndAnalyse([join(DIR, 'pg15-report-failures', 'stdout.txt')]);
+    const { analysis } = await loadFiles([join(DIR, 'pg15-report-failures', 'stdout.txt')]);
     expect(analysis.runs[0]?.ops['script0 (including failures)']?.mean).toBe(mean);
     expect([analysis.runs[0]?.ops.script0?.count, analysis.runs[0]?.ops['script0-FAILED']?.count]).toEqual([processed, failed]);
   });

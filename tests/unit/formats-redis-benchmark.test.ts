@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { redisBenchmarkFormat } from '../../src/formats/redis-benchmark.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
@@ -64,7 +64,7 @@ describe('redis-benchmark 7: default text output', () => {
   }
 
   it('the engine reports p50 exact and p95/p99 as bounds, in µs, with the printed minimum', async () => {
-    const { loaded, analysis } = await loadAndAnalyse([join(DIR, 'redis-7.0.15-set-get.txt')]);
+    const { analysis, ...loaded } = await loadFiles([join(DIR, 'redis-7.0.15-set-get.txt')]);
     expect(loaded.errors).toEqual([]);
     const block = blocks(fixture('redis-7.0.15-set-get.txt')).get('SET')!;
     const [avg, min, p50, p95, p99, max] = summaryLine(block);
@@ -99,13 +99,13 @@ describe('redis-benchmark: --csv, -q and Redis 6 output', () => {
 
   it('--csv (6.2+ layout) through the engine: every printed figure reaches the summary — the mean, min and max, the percentiles as bounds; two clients bound the mean', async () => {
     const rowsOf = (name: string) => new Map(fixture(name).trim().split('\n').slice(1).map((l) => l.slice(1, -1).split('","')).map((r) => [r[0] ?? '', r.slice(2).map(micros)]));
-    const one = await loadAndAnalyse([join(DIR, 'redis-7.0.15.csv')]);
+    const one = await loadFiles([join(DIR, 'redis-7.0.15.csv')]);
     for (const [test, [avg, min, p50, p95, p99, max]] of rowsOf('redis-7.0.15.csv')) {
       const op = one.analysis.runs[0]?.ops[test];
       expect([op?.mean, op?.min, op?.max, op?.bounds?.p50, op?.bounds?.p95, op?.bounds?.p99], test).toEqual([avg, min, max, { min: p50, max: p50 }, { min: p95, max: p95 }, { min: p99, max: p99 }]);
     }
     // Two clients of one run, with no request counts to weigh their means by: the mean is bounded by theirs.
-    const both = await loadAndAnalyse([join(DIR, 'redis-7.0.15.csv'), join(DIR, 'redis-7.0.15-suite.csv')]);
+    const both = await loadFiles([join(DIR, 'redis-7.0.15.csv'), join(DIR, 'redis-7.0.15-suite.csv')]);
     const a = rowsOf('redis-7.0.15.csv').get('SET') ?? [];
     const b = rowsOf('redis-7.0.15-suite.csv').get('SET') ?? [];
     const set = both.analysis.runs[0]?.ops.SET;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { sysbenchFormat } from '../../src/formats/sysbench.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import type { DistributionSeries, IntervalsSeries, ParsedFile, PrintedSeries } from '../../src/model/types.ts';
@@ -59,7 +59,7 @@ describe('sysbench: --histogram', () => {
     it(`${name}: percentiles are nearest rank over the table, exact in sysbench's buckets`, async () => {
       const text = fixture(name);
       const rows = table(text);
-      const { loaded, analysis } = await loadAndAnalyse([join(DIR, name)]);
+      const { analysis, ...loaded } = await loadFiles([join(DIR, name)]);
       expect(loaded.errors).toEqual([]);
       const op = name.includes('oltp') ? 'transaction' : 'event';
       const figures = analysis.runs[0]!.ops[op]!;
@@ -105,7 +105,7 @@ describe('sysbench: --histogram of several clients (issue #27)', () => {
 
   it('identical buckets: the clients’ tables sum exactly; every percentile is the nearest rank of the summed table', async () => {
     const names = ['client1.txt', 'client2.txt'].map((n) => join(DIR, 'cpu-histogram-2-clients', n));
-    const { analysis } = await loadAndAnalyse(names);
+    const { analysis } = await loadFiles(names);
     const run = analysis.runs[0];
     expect(run?.clients.map((c) => c.client)).toEqual(['client1', 'client2']);
     const op = run?.ops.event;

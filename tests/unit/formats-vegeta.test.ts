@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { loadAndAnalyse, loadPaths } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
 import { goDurationToNanos } from '../../src/formats/vegeta.ts';
@@ -66,7 +66,7 @@ describe('vegeta results', () => {
     expect(f.series.map((x) => x.op)).toEqual(['GET http://127.0.0.1:18080/index.html']);
     expect(s.unit).toBe('ns');
     expect(latencies(s)).toEqual(expected);
-    const { analysis } = await loadAndAnalyse([`${DIR}/single.csv.gz`]);
+    const { analysis } = await loadFiles([`${DIR}/single.csv.gz`]);
     const op = analysis.runs[0]?.ops['GET http://127.0.0.1:18080/index.html'];
     expect(op?.exact).toBe(true);
     expect(op?.count).toBe(1000);
@@ -198,7 +198,7 @@ describe('vegeta reports', () => {
 
 describe('vegeta: binary and damaged input', () => {
   it('the binary results.bin is recognised and refused with the command that converts it', async () => {
-    const loaded = await loadPaths(['tests/fixtures/vegeta-gob/results.bin']);
+    const loaded = await loadFiles(['tests/fixtures/vegeta-gob/results.bin']);
     expect(loaded.files.map((f) => f.format)).toEqual(['vegeta']);
     expect(loaded.files[0]?.series).toEqual([]);
     expect(loaded.errors[0]?.message).toMatch(/binary results file .*vegeta encode --to csv/);

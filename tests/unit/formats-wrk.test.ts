@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { loadAndAnalyse } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { detectFormat } from '../../src/formats/registry.ts';
 import { wrkTimeToMicros } from '../../src/formats/wrk.ts';
@@ -99,7 +99,7 @@ describe('wrk2 spectrum', () => {
       .map((l) => /^\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s+\S+\s*$/.exec(l))
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => ({ us: Math.round(Number(m[1]) * 1000), p: Number(m[2]), count: Number(m[3]) }));
-    const { analysis } = await loadAndAnalyse([`${DIR}/wrk2-get-latency.txt`]);
+    const { analysis } = await loadFiles([`${DIR}/wrk2-get-latency.txt`]);
     const op = analysis.runs[0]?.ops['Intended-http://127.0.0.1:8080'];
     expect(op?.source).toBe('distribution');
     expect(op?.count).toBe(19997);
@@ -184,7 +184,7 @@ describe('wrk', () => {
   });
 
   it('the engine bounds what wrk prints and counts failures in the run', async () => {
-    const { analysis } = await loadAndAnalyse([`${DIR}/wrk-flaky.txt`]);
+    const { analysis } = await loadFiles([`${DIR}/wrk-flaky.txt`]);
     const run = analysis.runs[0];
     // 629 requests: 501 answered 2xx/3xx, 128 not.
     expect(run?.totalOps).toBe(629);
@@ -202,7 +202,7 @@ describe('wrk', () => {
       const text = fixture(name);
       const [, amount, unit] = /\d+ requests in (\d+(?:\.\d+)?)(s|m)\b/.exec(text)!;
       const rate = Number(/^Requests\/sec:\s+(\S+)/m.exec(text)![1]);
-      const { analysis } = await loadAndAnalyse([`${DIR}/${name}`]);
+      const { analysis } = await loadFiles([`${DIR}/${name}`]);
       const run = analysis.runs[0]!;
       expect([run.durationS, run.throughput], name).toEqual([Number(amount) * (unit === 'm' ? 60 : 1), rate]);
     }

@@ -2,7 +2,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { display, loadPaths } from '../../src/cli/load-paths.ts';
+import { display } from '../../src/engine/node-inputs.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { isManifest } from '../../src/state/folder-listing.ts';
 
 const RUN = 'tests/fixtures/corpus/sweep-uniform-a/target-1000';
@@ -14,7 +15,7 @@ describe('reading a folder', () => {
     copyFileSync(`${RUN}/client1-READ.hdr`, `${dir}/client1-READ.hdr`);
     writeFileSync(`${dir}/README.md`, '# notes on this run\n');
     writeFileSync(`${dir}/benchlens.json`, JSON.stringify({ labels: { build: '1' } }));
-    const loaded = await loadPaths([dir]);
+    const loaded = await loadFiles([dir]);
     expect(loaded.files.map((f) => path.basename(f.path))).toEqual(['client1-READ.hdr']);
     expect(loaded.ignored).toEqual([display(`${dir}/README.md`)]);
     expect(loaded.errors).toEqual([]);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { writeHdrLogs } from '../../scripts/generate-data.ts';
 import { cellsOf, ENGINE_BYTES_PER_CELL, ENGINE_FIXED_BYTES, checkMemory, memorySettingBytes, STORAGE_SHARE, tooLargeMessage } from '../../src/engine/memory-check.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
@@ -55,7 +55,7 @@ describe('the engine memory check', () => {
       return dir;
     }, true],
   ])('holds at most the estimate in DuckDB: %s', async (_, dir, everyCellARow) => {
-    const loaded = await loadPaths([dir()]);
+    const loaded = await loadFiles([dir()]);
     const cells = loaded.files.reduce((n, f) => n + cellsOf(f), 0);
     const db = await openNodeDb();
     const store = new Store(db);

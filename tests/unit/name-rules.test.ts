@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
-import { analyseLoaded } from '../../src/engine/analyse.ts';
-import type { Db } from '../../src/engine/db.ts';
-import { openNodeDb } from '../../src/engine/node-db.ts';
+import { describe, expect, it } from 'vitest';
+import { loadFiles } from './helpers/engine-load.ts';
 import { checkRules, idCollapse, parseRuleSpec, renamer, ruleProblem, withoutIds } from '../../src/model/name-rules.ts';
 import { decodeState, encodeState } from '../../src/state/view-state.ts';
 
@@ -15,10 +12,6 @@ import { decodeState, encodeState } from '../../src/state/view-state.ts';
 
 const text = (path: string) => readFileSync(path, 'utf8');
 
-let db: Db;
-beforeAll(async () => {
-  db = await openNodeDb();
-});
 
 describe('the ID rule', () => {
   it('groups the sub-results of a real JMeter run (label-0 … label-7) and keeps other names', () => {
@@ -101,7 +94,7 @@ describe('renamed operations are merged exactly', () => {
       .map((l) => l.split('\t'))
       .filter((f) => f[0] === 'REQUEST' && /^GET \/users\/\d+$/.test(f[2] ?? ''));
     const ok = rows.filter((f) => f[5] === 'OK').map((f) => (Number(f[4]) - Number(f[3])) * 1000).sort((a, b) => a - b);
-    const analysis = analyseLoaded(db, await loadPaths([file]), {}, { ids: true, rules: [] });
+    const analysis = (await loadFiles([file], { names: { ids: true, rules: [] } })).analysis;
     const run = analysis.runs[0]!;
     expect(run.ops['GET /users/{id}']?.count).toBe(ok.length);
     expect(run.ops['GET /users/{id}']?.p99).toBe(ok[Math.ceil(0.99 * ok.length) - 1]);
@@ -115,7 +108,7 @@ describe('renamed operations are merged exactly', () => {
     const ok = rows.filter((f) => Number(f[1]) >= 200 && Number(f[1]) < 400 && f[5] === '');
     const us = ok.map((f) => Number(f[2])).sort((a, b) => a - b);
     const nearestRank = (p: number) => us[Math.ceil((p / 100) * us.length) - 1] as number;
-    const analysis = analyseLoaded(db, await loadPaths([file]), {}, { ids: false, rules: [{ pattern: '^(GET|POST) .*/flaky$', name: 'flaky' }] });
+    const analysis = (await loadFiles([file], { names: { ids: false, rules: [{ pattern: '^(GET|POST) .*/flaky$', name: 'flaky' }] } })).analysis;
     const run = analysis.runs[0]!;
     expect(run.ops.flaky?.count).toBe(ok.length);
     expect(run.ops.flaky?.exact).toBe(true);

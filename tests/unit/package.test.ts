@@ -4,9 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { COMMANDS, dispatch, USAGE } from '../../src/cli/commands.ts';
-import { loadPaths } from '../../src/cli/load-paths.ts';
-import { analyseLoaded } from '../../src/engine/analyse.ts';
-import { openNodeDb } from '../../src/engine/node-db.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { THEMES } from '../../src/display/theme.ts';
 
 /**
@@ -160,7 +158,7 @@ describe('the packed CLI, installed into an empty folder', () => {
       benchlens(['summarize', '--json', RUN]),
       benchlens(['chart', '--chart', 'percentiles', '--theme', 'dark', RUN]),
       // What the source's summarize prints: the same functions, here in the test's process.
-      openNodeDb().then(async (db) => `${JSON.stringify(analyseLoaded(db, await loadPaths([RUN])), null, 2)}\n`),
+      loadFiles([RUN]).then(({ analysis }) => `${JSON.stringify(analysis, null, 2)}\n`),
     ]);
     expect(installed.code, installed.stderr).toBe(0);
     expect(installed.stdout).toBe(fromSource);

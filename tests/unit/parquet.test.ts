@@ -4,11 +4,9 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
-import { fileRandomAccess } from '../../src/cli/random-access.ts';
-import { analyseLoaded, type Analysis } from '../../src/engine/analyse.ts';
-import type { Db } from '../../src/engine/db.ts';
-import { openNodeDb } from '../../src/engine/node-db.ts';
+import { loadFiles } from './helpers/engine-load.ts';
+import { fileRandomAccess } from '../../src/engine/node-inputs.ts';
+import { type Analysis } from '../../src/engine/analyse.ts';
 import { readParquet, type RandomAccessInput } from '../../src/formats/parquet.ts';
 import { PERCENTILE_KEYS } from '../../src/model/percentiles.ts';
 import type { RawSeries } from '../../src/model/types.ts';
@@ -26,13 +24,11 @@ interface NativeConnection {
 
 const dir = mkdtempSync(path.join(tmpdir(), 'benchlens-parquet-'));
 let native: NativeConnection;
-let db: Db;
 
 beforeAll(async () => {
   // The native DuckDB CI installs beside the project (.ci/run), as the benchmark's reference.
   const { DuckDBInstance } = createRequire(import.meta.url)('@duckdb/node-api') as { DuckDBInstance: { create(path: string): Promise<{ connect(): Promise<NativeConnection> }> } };
   native = await (await DuckDBInstance.create(':memory:')).connect();
-  db = await openNodeDb();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -90,13 +86,13 @@ describe('Parquet input', () => {
   it('reads DuckDB’s files, any codec, row group by row group, exactly', async () => {
     for (const codec of ['snappy', 'zstd', 'gzip', 'uncompressed']) {
       const file = await writeParquet(`codec-${codec}/results.parquet`, SELECT_ROWS(60_000), `COMPRESSION ${codec}, ROW_GROUP_SIZE 8192`);
-      const loaded = await loadPaths([file]);
+      const loaded = await loadFiles([file]);
       expect(loaded.errors, codec).toEqual([]);
       expect(loaded.files.map((f) => f.format)).toEqual(['parquet']);
       const series = loaded.files[0]!.series as RawSeries[];
       expect(series.map((s) => `${s.client}/${s.op}`).sort()).toEqual(['loader-0/READ', 'loader-0/READ-FAILED', 'loader-0/UPDATE', 'loader-0/UPDATE-FAILED', 'loader-1/READ', 'loader-1/READ-FAILED', 'loader-1/UPDATE', 'loader-1/UPDATE-FAILED']);
       expect(series.every((s) => s.unit === 'us' && s.firstMs !== null)).toBe(true);
-      expectFigures(analyseLoaded(db, loaded), await oracle(ORACLE_ROWS(file)));
+      expectFigures(loaded.analysis, await oracle(ORACLE_ROWS(file)));
     }
   });
 
@@ -128,14 +124,14 @@ describe('Parquet input', () => {
               CASE WHEN i % 17 = 0 THEN 503 ELSE 200 END AS status
        FROM range(5000) t(i)`,
     );
-    const loaded = await loadPaths([file]);
+    const loaded = await loadFiles([file]);
     expect(loaded.errors.map((e) => [e.line, e.field])).toEqual([
       [8, 'latency_ms'],
       [12, 'latency_ms'],
     ]);
     expect(loaded.errors[0]!.message).toContain('1.2345');
     expectFigures(
-      analyseLoaded(db, loaded),
+      loaded.analysis,
       await oracle(`SELECT method || CASE WHEN status >= 400 THEN '-FAILED' ELSE '' END AS k, CAST(round(latency_ms * 1000) AS BIGINT) AS v
                     FROM read_parquet('${file}')
                     -- DuckDB prints a DOUBLE as its shortest round-trip decimal, as a CSV writer would
@@ -148,41 +144,41 @@ describe('Parquet input', () => {
       'types/decimal.parquet',
       `SELECT CAST(1795255808 + i / 1000 AS DOUBLE) AS epoch, CAST((i * 13 % 900000) / 1000000.0 AS DECIMAL(12, 6)) AS latency_s, 'Q' || (i % 3) AS query FROM range(3000) t(i)`,
     );
-    const fromDecimal = await loadPaths([decimal]);
+    const fromDecimal = await loadFiles([decimal]);
     expect(fromDecimal.errors).toEqual([]);
-    expectFigures(analyseLoaded(db, fromDecimal), await oracle(`SELECT query AS k, CAST(latency_s * 1000000 AS BIGINT) AS v FROM read_parquet('${decimal}')`));
+    expectFigures(fromDecimal.analysis, await oracle(`SELECT query AS k, CAST(latency_s * 1000000 AS BIGINT) AS v FROM read_parquet('${decimal}')`));
   });
 
   it('names columns by a mapping (--map), and refuses a file with no usable latency column, saying why', async () => {
     const file = await writeParquet('mapped/odd.parquet', `SELECT 1795255808 + i AS t, i * 11 % 777 AS dur, CASE WHEN i % 2 = 0 THEN 'put' ELSE 'get' END AS kind, i % 9 <> 0 AS good FROM range(2000) t(i)`);
-    const refused = await loadPaths([file]);
+    const refused = await loadFiles([file]);
     expect(refused.files).toEqual([]);
     expect(refused.errors[0]!.message).toContain('no latency column recognised (its columns: t, dur, kind, good)');
-    const mapped = await loadPaths([file], { csvMappings: { any: 'time=t,latency=dur:ms,op=kind,ok=good' } });
+    const mapped = await loadFiles([file], { csvMappings: { any: 'time=t,latency=dur:ms,op=kind,ok=good' } });
     expect(mapped.errors).toEqual([]);
-    expectFigures(analyseLoaded(db, mapped), await oracle(`SELECT kind || CASE WHEN good THEN '' ELSE '-FAILED' END AS k, dur * 1000 AS v FROM read_parquet('${file}')`));
-    const wrongUnit = await loadPaths([file], { csvMappings: { any: 'latency=kind:ms' } });
+    expectFigures(mapped.analysis, await oracle(`SELECT kind || CASE WHEN good THEN '' ELSE '-FAILED' END AS k, dur * 1000 AS v FROM read_parquet('${file}')`));
+    const wrongUnit = await loadFiles([file], { csvMappings: { any: 'latency=kind:ms' } });
     expect(wrongUnit.errors[0]!.message).toMatch(/column mapping refused: column "kind" is not latencies in ms/);
 
     const noNumber = await writeParquet('mapped/no-number.parquet', `SELECT TIMESTAMP '2026-11-21 10:00:00' AS latency, 'x' AS op FROM range(3)`);
-    const noNumberRead = await loadPaths([noNumber]);
+    const noNumberRead = await loadFiles([noNumber]);
     expect(noNumberRead.errors[0]!.message).toContain('the latency column "latency" is a TIMESTAMP/DATE, not a number of ms');
   });
 
   it('reads pyarrow’s files: TIMESTAMP and INT96 times, DOUBLE and FLOAT ms, dictionary-encoded strings, ZSTD and GZIP', async () => {
     const dictionary = 'tests/fixtures/parquet-pyarrow/timestamp-double-ms-dictionary.parquet';
     const int96 = 'tests/fixtures/parquet-pyarrow/int96-float-ms-gzip.parquet';
-    const first = await loadPaths([dictionary]);
+    const first = await loadFiles([dictionary]);
     expect(first.errors).toEqual([]);
     expectFigures(
-      analyseLoaded(db, first),
+      first.analysis,
       await oracle(`SELECT op || CASE WHEN status >= 400 THEN '-FAILED' ELSE '' END AS k, CAST(round(latency_ms * 1000) AS BIGINT) AS v FROM read_parquet('${dictionary}')`),
     );
     expect(new Set((first.files[0]!.series as RawSeries[]).map((s) => s.client))).toEqual(new Set(['loader-a', 'loader-b']));
-    const second = await loadPaths([int96]);
+    const second = await loadFiles([int96]);
     expect(second.errors).toEqual([]);
     expectFigures(
-      analyseLoaded(db, second),
+      second.analysis,
       await oracle(`SELECT operation || CASE WHEN success THEN '' ELSE '-FAILED' END AS k, CAST(round(CAST(latency_ms AS DOUBLE) * 1000) AS BIGINT) AS v FROM read_parquet('${int96}')`),
     );
     const firstMs = Math.min(...(second.files[0]!.series as RawSeries[]).map((s) => s.firstMs as number));
@@ -191,15 +187,15 @@ describe('Parquet input', () => {
 
   it('is found by its magic bytes whatever its name, and reduce reads it too', async () => {
     const file = await writeParquet('named/client7.csv', SELECT_ROWS(30_000));
-    const loaded = await loadPaths([file]);
+    const loaded = await loadFiles([file]);
     expect(loaded.files.map((f) => f.format)).toEqual(['parquet']);
     const out = path.join(dir, 'named-out');
     const code = await new Promise<number>((resolve) => execFile(process.execPath, ['--import', 'tsx', 'src/cli/benchlens.ts', 'reduce', '--out', out, file], (e) => resolve(e ? 1 : 0)));
     expect(code).toBe(0);
     const report = JSON.parse(readFileSync(path.join(out, 'reduce.json'), 'utf8'));
     expect(report.files[0]).toMatchObject({ format: 'parquet', streamed: true });
-    const reduced = analyseLoaded(db, await loadPaths([out]));
-    const expected = analyseLoaded(db, loaded);
+    const reduced = (await loadFiles([out])).analysis;
+    const expected = loaded.analysis;
     for (const [op, o] of Object.entries(expected.runs[0]!.ops)) expect(reduced.runs[0]!.ops[op]!.count, op).toBe(o.count);
     expect(reduced.runs[0]!.clients.map((c) => c.client)).toEqual(['loader-0', 'loader-1']);
   });

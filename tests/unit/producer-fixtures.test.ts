@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { detectFormat, FORMATS } from '../../src/formats/registry.ts';
 import { FORMAT_IDS } from '../../src/model/types.ts';
 
@@ -58,7 +58,7 @@ describe('producer fixtures', () => {
     });
 
     it(`${id}: summarize reads every fixture whole, reported as ${id}`, async () => {
-      const loaded = await loadPaths(files);
+      const loaded = await loadFiles(files);
       expect(loaded.errors).toEqual([]);
       expect(loaded.files.map((f) => f.format)).toEqual(files.map(() => id));
       for (const f of loaded.files) expect(f.skippedLines, f.path).toBe(0);

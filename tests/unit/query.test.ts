@@ -4,7 +4,7 @@ import path from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it, vi } from 'vitest';
 import { writeRequestCsv } from '../../scripts/generate-data.ts';
-import { openQuery } from '../../src/cli/load-paths.ts';
+import { loadOnDisk } from '../../src/engine/node-inputs.ts';
 import { main as query } from '../../src/cli/query.ts';
 import { CancelledQueryError } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
@@ -27,22 +27,22 @@ const inputs = readdirSync(ROOT, { withFileTypes: true })
 describe('query tables over every fixture', () => {
   const cases = [...inputs.map((dir) => [dir, null] as const), [path.join(ROOT, 'corpus', 'zipfian-a'), { fromS: 5, toS: 20 }] as const];
   it.each(cases)('%s (window %j): seconds and requests count as the summary, bl_percentile gives its percentiles', async (dir, window) => {
-    const q = await openQuery([dir], { window });
+    const q = await loadOnDisk([dir], { window });
     const key = (run: unknown, op: unknown) => `${String(run)}\u0000${String(op)}`;
     const summary = new Map(q.analysis.runs.flatMap((r) => Object.entries(r.ops).map(([op, o]) => [key(r.label, op), o] as const)));
 
     // Every request the summary counts is in `seconds`: those of clients with no time (a whole-run
     // summary, a percentile table) in a row whose second is NULL; an operation with no request in
     // the window has no row.
-    const counts = (await q.run('SELECT run, op, sum(count) AS n, count(*) FILTER (WHERE second IS NULL) AS untimed FROM seconds GROUP BY run, op')).result.rows;
+    const counts = (await q.engine.query('SELECT run, op, sum(count) AS n, count(*) FILTER (WHERE second IS NULL) AS untimed FROM seconds GROUP BY run, op', { window })).rows;
     expect(new Map(counts.map(([run, op, n]) => [key(run, op), n]))).toEqual(new Map([...summary].filter(([, o]) => o.count > 0).map(([k, o]) => [k, o.count])));
     const timeless = (o: OpSummary) => o.perClient.some((c) => c.source === 'summary' || c.source === 'distribution');
     for (const [run, op, , untimed] of counts) expect(untimed, `${dir} ${String(run)} ${String(op)}`).toBe(timeless(summary.get(key(run, op)) as OpSummary) ? 1 : 0);
 
     // Every request of a file with per-request rows is a row of `requests`, failed where the summary
     // counts it failed; none of a tool's report, summary or periodic counts is.
-    const perRequest = new Set(q.loaded.files.filter((f) => f.series.some((x) => x.kind === 'raw')).map((f) => f.path));
-    const requests = (await q.run(`SELECT run, op || CASE WHEN ok THEN '' ELSE '-FAILED' END AS op, count(*) AS n FROM requests GROUP BY ALL`)).result.rows;
+    const perRequest = new Set(q.engine.files.filter((f) => f.series.some((x) => x.kind === 'raw')).map((f) => f.path));
+    const requests = (await q.engine.query(`SELECT run, op || CASE WHEN ok THEN '' ELSE '-FAILED' END AS op, count(*) AS n FROM requests GROUP BY ALL`, { window })).rows;
     const fromFiles = q.analysis.runs
       .flatMap((r) => {
         // A run's clients name their files by base name.
@@ -58,17 +58,17 @@ describe('query tables over every fixture', () => {
       // (of a test saved as CSV and as JSON, one file).
       const counted = new Set(q.analysis.runs.flatMap((r) => Object.values(r.ops).flatMap((o) => o.perClient.map((c) => key(r.label, c.file)))));
       const runOf = (p: string) => q.analysis.runs.find((r) => r.paths.includes(p))?.label;
-      const from = (await q.run('SELECT path, requests_from FROM files')).result.rows;
+      const from = (await q.engine.query('SELECT path, requests_from FROM files', { window })).rows;
       expect(
         from.filter(([, f]) => f !== null).map(([p]) => p),
         `${dir}: requests_from`,
-      ).toEqual(q.loaded.files.map((f) => f.path).filter((p) => perRequest.has(p) && counted.has(key(runOf(p), path.basename(p)))));
+      ).toEqual(q.engine.files.map((f) => f.path).filter((p) => perRequest.has(p) && counted.has(key(runOf(p), path.basename(p)))));
     }
 
     const percentiles = (
-      await q.run(`SELECT run, op, bl_percentile(hi_us, count, raw, 0.5) AS p50, bl_percentile(hi_us, count, raw, 0.99) AS p99,
-                    bl_percentile(hi_us, count, raw, 0.999) AS p999, sum(count) AS n FROM latency_buckets GROUP BY run, op`)
-    ).result.rows;
+      await q.engine.query(`SELECT run, op, bl_percentile(hi_us, count, raw, 0.5) AS p50, bl_percentile(hi_us, count, raw, 0.99) AS p99,
+                    bl_percentile(hi_us, count, raw, 0.999) AS p999, sum(count) AS n FROM latency_buckets GROUP BY run, op`, { window })
+    ).rows;
     const exact = [...summary].filter(([, o]) => o.exact && o.count > 0);
     expect(percentiles.length, dir).toBe(exact.length);
     for (const [run, op, p50, p99, p999, n] of percentiles) {
@@ -88,14 +88,14 @@ describe('query tables against the corpus oracle (HdrHistogram 2.2.2 in Java)', 
   it('the tagged interval log: bl_percentile per tag gives expected.json', async () => {
     const tagged = oracle['tagged-from-sweep']?.taggedLog;
     expect(tagged).toBeDefined();
-    const q = await openQuery([path.join(ROOT, 'corpus', tagged?.file ?? '')]);
-    const rows = (await q.run(query)).result.rows;
+    const q = await loadOnDisk([path.join(ROOT, 'corpus', tagged?.file ?? '')]);
+    const rows = (await q.engine.query(query)).rows;
     expect(rows.map(([, op, ...v]) => [op, v])).toEqual(Object.entries(tagged?.perTag ?? {}).map(([op, m]) => [op, [m.p50, m.p99, m['p99.9'], m.count]]));
   });
 
   it.each(Object.keys(oracle).filter((k) => oracle[k]?.runs))('%s: bl_percentile gives expected.json', async (experiment) => {
-    const q = await openQuery([path.join(ROOT, 'corpus', experiment)]);
-    const p = (await q.run(query)).result.rows;
+    const q = await loadOnDisk([path.join(ROOT, 'corpus', experiment)]);
+    const p = (await q.engine.query(query)).rows;
     const byKey = new Map(p.map(([run, op, ...v]) => [`${String(run)}/${String(op)}`, v]));
     let compared = 0;
     for (const r of oracle[experiment]?.runs ?? []) {
@@ -121,20 +121,20 @@ describe('requests and file_<n> over a JTL', () => {
     for (const r of rows) if (r.success === 'false') expected.set(r.responseCode ?? '', (expected.get(r.responseCode ?? '') ?? 0) + 1);
     expect(expected.size).toBeGreaterThan(0);
 
-    const q = await openQuery([jtl]);
-    const { result } = await q.run('SELECT status, count(*) AS n FROM requests WHERE NOT ok GROUP BY status ORDER BY status');
+    const q = await loadOnDisk([jtl]);
+    const result = await q.engine.query('SELECT status, count(*) AS n FROM requests WHERE NOT ok GROUP BY status ORDER BY status');
     expect(result.columns.map((c) => c.name)).toEqual(['status', 'n']);
     expect(new Map(result.rows.map(([s, n]) => [s, n]))).toEqual(expected);
-    const all = (await q.run('SELECT count(*) AS n, count(*) FILTER (WHERE ok) AS ok FROM requests')).result.rows[0];
+    const all = (await q.engine.query('SELECT count(*) AS n, count(*) FILTER (WHERE ok) AS ok FROM requests')).rows[0];
     expect(all).toEqual([rows.length, rows.filter((r) => r.success === 'true').length]);
   });
 
   it('file_<n> has every column of the file, threadName and URL among them', async () => {
-    const q = await openQuery([jtl]);
+    const q = await loadOnDisk([jtl]);
     const header = readFileSync(jtl, 'utf8').split('\n')[0]?.trim().split(',');
-    const { result } = await q.run('SELECT * FROM file_1');
+    const result = await q.engine.query('SELECT * FROM file_1');
     expect(result.columns.map((c) => c.name)).toEqual(header);
-    const threads = (await q.run('SELECT threadName, URL FROM file_1 LIMIT 1')).result;
+    const threads = (await q.engine.query('SELECT threadName, URL FROM file_1 LIMIT 1'));
     expect(threads.rows[0]?.[0]).toBe('Thread Group 1-1');
   });
 });
@@ -144,8 +144,8 @@ describe('requests of a generated per-operation CSV', () => {
     // A per-operation CSV (op, timestamp_ms, latency_us, status) as the bench writes it, failures among its rows.
     const input = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-query-')), 'requests.csv');
     expect(Object.keys(await writeRequestCsv(20_000, input))).toContain('READ-FAILED');
-    const q = await openQuery([input]);
-    const { rows } = (await q.run(`SELECT op || CASE WHEN ok THEN '' ELSE '-FAILED' END AS op, count(*) AS n FROM requests GROUP BY 1 ORDER BY 1`)).result;
+    const q = await loadOnDisk([input]);
+    const { rows } = (await q.engine.query(`SELECT op || CASE WHEN ok THEN '' ELSE '-FAILED' END AS op, count(*) AS n FROM requests GROUP BY 1 ORDER BY 1`));
     const ops = q.analysis.runs.flatMap((r) => Object.entries(r.ops).filter(([op]) => ['op', 'failed'].includes(opKind(op))).map(([op, o]) => [op, o.count]));
     expect(rows.length).toBeGreaterThan(0);
     expect(rows).toEqual(ops.sort(([a], [b]) => (String(a) < String(b) ? -1 : 1)));
@@ -167,7 +167,7 @@ describe('query --json over every fixture folder', () => {
       expect([0, 1]).toContain(await query(['--json', '--sql', sql, dir]));
       const printed = JSON.parse(out.join('')) as { columns: string[]; rows: unknown[][] };
       expect(printed.columns).toEqual(['q', 'op', 'v', 'status']);
-      const q = await openQuery([dir]);
+      const q = await loadOnDisk([dir]);
       expect(printed.rows.filter(([kind]) => kind === 'seconds').length).toBe(new Set(q.analysis.runs.flatMap((r) => Object.keys(r.ops))).size);
       out.length = 0;
       expect(await query(['--json', '--sql', 'SELECT nope FROM requests', dir])).toBe(2);
@@ -182,19 +182,19 @@ describe('query --json over every fixture folder', () => {
 
 describe('query safety', () => {
   it('reads nothing outside the loaded files and changes no table', async () => {
-    const q = await openQuery([path.join(ROOT, 'jmeter', 'HTMLReportTestFile.csv')]);
-    await expect(q.run("SELECT * FROM read_csv('https://example.com/x.csv')")).rejects.toThrow(/Permission Error|disabled/);
-    await expect(q.run("SELECT * FROM read_csv('/etc/passwd')")).rejects.toThrow(/disabled by configuration/);
-    await expect(q.run('SET enable_external_access = true')).rejects.toThrow();
-    await expect(q.run('DROP TABLE ops')).rejects.toThrow();
-    await expect(q.run('SELECT 1; DROP TABLE ops')).rejects.toThrow();
-    await expect(q.run("INSTALL httpfs")).rejects.toThrow();
-    expect((await q.run('SELECT count(*) AS n FROM ops')).result.rows[0]?.[0]).toBeGreaterThan(0);
+    const q = await loadOnDisk([path.join(ROOT, 'jmeter', 'HTMLReportTestFile.csv')]);
+    await expect(q.engine.query("SELECT * FROM read_csv('https://example.com/x.csv')")).rejects.toThrow(/Permission Error|disabled/);
+    await expect(q.engine.query("SELECT * FROM read_csv('/etc/passwd')")).rejects.toThrow(/disabled by configuration/);
+    await expect(q.engine.query('SET enable_external_access = true')).rejects.toThrow();
+    await expect(q.engine.query('DROP TABLE ops')).rejects.toThrow();
+    await expect(q.engine.query('SELECT 1; DROP TABLE ops')).rejects.toThrow();
+    await expect(q.engine.query("INSTALL httpfs")).rejects.toThrow();
+    expect((await q.engine.query('SELECT count(*) AS n FROM ops')).rows[0]?.[0]).toBeGreaterThan(0);
   });
 
   it('gives the error as DuckDB words it, with the position', async () => {
-    const q = await openQuery([path.join(ROOT, 'jmeter', 'HTMLReportTestFile.csv')]);
-    await expect(q.run('SELECT nope FROM ops')).rejects.toThrow(/Binder Error: Referenced column "nope" not found[\s\S]*LINE 1:[\s\S]*\^/);
+    const q = await loadOnDisk([path.join(ROOT, 'jmeter', 'HTMLReportTestFile.csv')]);
+    await expect(q.engine.query('SELECT nope FROM ops')).rejects.toThrow(/Binder Error: Referenced column "nope" not found[\s\S]*LINE 1:[\s\S]*\^/);
   });
 });
 

@@ -3,10 +3,8 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
-import { analyseLoaded, type Analysis } from '../../src/engine/analyse.ts';
-import type { Db } from '../../src/engine/db.ts';
-import { openNodeDb } from '../../src/engine/node-db.ts';
+import { loadFiles } from './helpers/engine-load.ts';
+import { type Analysis } from '../../src/engine/analyse.ts';
 import { hdrLayout } from '../../src/model/hdr-layout.ts';
 import { largestExactValue } from '../../src/model/interval-recorder.ts';
 import { PERCENTILE_KEYS } from '../../src/model/percentiles.ts';
@@ -19,10 +17,8 @@ import { PERCENTILE_KEYS } from '../../src/model/percentiles.ts';
  */
 
 const dir = mkdtempSync(path.join(tmpdir(), 'benchlens-reduce-'));
-let db: Db;
 
 beforeAll(async () => {
-  db = await openNodeDb();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -41,7 +37,7 @@ function run(args: readonly string[], nodeArgs: readonly string[] = []): Promise
 }
 
 async function summarize(paths: readonly string[]): Promise<Analysis> {
-  return analyseLoaded(db, await loadPaths(paths));
+  return (await loadFiles(paths)).analysis;
 }
 
 /** Independent of src/model: a value's HdrHistogram bucket (lowest discernible value 1) as [lo, hi]. */
@@ -222,7 +218,7 @@ describe('reduce', () => {
     const out = path.join(dir, 'broken', 'out');
     const result = await run(['--out', out, shown]);
     expect(result.code).toBe(1);
-    const summarized = await loadPaths([shown]);
+    const summarized = await loadFiles([shown]);
     expect(summarized.errors.map((e) => e.line)).toEqual([18, 231, 302]);
     const report = JSON.parse(readFileSync(path.join(out, 'reduce.json'), 'utf8'));
     expect(report.errors).toEqual(summarized.errors);

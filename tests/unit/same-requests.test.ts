@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
-import { analyseLoaded, type Analysis } from '../../src/engine/analyse.ts';
-import type { Db } from '../../src/engine/db.ts';
-import { openNodeDb } from '../../src/engine/node-db.ts';
+import { loadFiles } from './helpers/engine-load.ts';
+import { type Analysis } from '../../src/engine/analyse.ts';
 import { fileNotes } from '../../src/model/file-tally.ts';
 
 /**
@@ -18,10 +16,6 @@ const K6 = 'tests/fixtures/k6';
 const SB = 'tests/fixtures/scylla-bench';
 const OP = 'POST http://localhost:8080/users';
 
-let db: Db;
-beforeAll(async () => {
-  db = await openNodeDb();
-});
 
 function folder(name: string): string {
   const dir = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-same-')), name);
@@ -29,7 +23,7 @@ function folder(name: string): string {
   return dir;
 }
 
-const analyse = async (dir: string): Promise<Analysis> => analyseLoaded(db, await loadPaths([dir]));
+const analyse = async (dir: string): Promise<Analysis> => (await loadFiles([dir])).analysis;
 const entry = (a: Analysis, name: string) => a.files.find((f) => f.path.endsWith(`/${name}`));
 
 describe("k6's --out csv and --out json of one run", () => {

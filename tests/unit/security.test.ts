@@ -2,11 +2,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
-import { analyseLoaded } from '../../src/engine/analyse.ts';
+import { describe, expect, it } from 'vitest';
+import { loadFiles } from './helpers/engine-load.ts';
 import type { Db } from '../../src/engine/db.ts';
-import { openNodeDb } from '../../src/engine/node-db.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { encodeHistogramV2Compressed } from '../../src/model/hdr-codec.ts';
 import type { ParsedFile } from '../../src/model/types.ts';
@@ -28,13 +26,8 @@ const taggedOracle = expected['tagged-from-sweep'].taggedLog.perTag;
 const FIGURES = ['count', 'min', 'max', 'p50', 'p90', 'p95', 'p99', 'p99.9', 'p99.99'] as const;
 const figuresOf = (o: object) => Object.fromEntries(FIGURES.map((k) => [k, (o as Record<string, unknown>)[k]]));
 
-let db: Db;
-beforeAll(async () => {
-  db = await openNodeDb();
-});
-
 /** Row counts of every engine table: a DROP or DELETE that ran would show here. */
-function tableCounts(): Record<string, number> {
+function tableCounts(db: Db): Record<string, number> {
   return Object.fromEntries(['series', 'intervals', 'series_buckets', 'raw_seconds', 'raw_extents'].map((t) => [t, Number(db.query(`SELECT count(*)::INTEGER AS n FROM ${t}`)[0]?.n)]));
 }
 
@@ -53,10 +46,10 @@ describe('SQL in file, folder, client, op and tag names is data', () => {
     copyFileSync(`${RUN}/client1-READ.hdr`, path.join(dir, "x'); DROP TABLE runs; --.hdr"));
     copyFileSync(`${RUN}/client2-READ.hdr`, path.join(dir, "o'brien; DROP TABLE buckets; --2-READ.hdr"));
     copyFileSync(`${RUN}/client3-READ.hdr`, path.join(dir, 'c3"; DELETE FROM intervals WHERE 1=1; --x-READ.hdr'));
-    const loaded = await loadPaths([dir]);
+    const loaded = await loadFiles([dir]);
     expect(loaded.errors).toEqual([]);
     expect(loaded.files).toHaveLength(3);
-    const analysis = analyseLoaded(db, loaded);
+    const analysis = loaded.analysis;
     expect(analysis.runs).toHaveLength(1);
     const run = analysis.runs[0];
     expect(run?.dir.endsWith(RUN_DIR)).toBe(true);
@@ -72,7 +65,7 @@ describe('SQL in file, folder, client, op and tag names is data', () => {
       expect(mine && figuresOf(mine), name).toEqual(figuresOf(theirs));
     }
     // Every table is still there and holds every interval and bucket.
-    const counts = tableCounts();
+    const counts = tableCounts(loaded.db);
     expect(counts.series).toBe(3);
     expect(counts.intervals).toBe(loaded.files.reduce((a, f) => a + f.series.reduce((b, s) => b + (s.kind === 'histogram' ? s.intervals.length : 0), 0), 0));
     expect(counts.series_buckets).toBeGreaterThan(0);
@@ -83,14 +76,14 @@ describe('SQL in file, folder, client, op and tag names is data', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'benchlens-sec-'));
     const text = readFileSync(`${CORPUS}/tagged-from-sweep/client1-tagged.hlog`, 'utf8').replace(/^Tag=READ,/gm, `Tag=${tag},`);
     writeFileSync(path.join(dir, 'client1-tagged.hlog'), text);
-    const loaded = await loadPaths([dir]);
+    const loaded = await loadFiles([dir]);
     expect(loaded.errors).toEqual([]);
-    const analysis = analyseLoaded(db, loaded);
+    const analysis = loaded.analysis;
     const ops = analysis.runs[0]?.ops ?? {};
     expect(Object.keys(ops).sort()).toEqual([tag, 'UPDATE'].sort());
     expect(figuresOf(ops[tag] ?? {})).toEqual(figuresOf(taggedOracle.READ));
     expect(figuresOf(ops.UPDATE ?? {})).toEqual(figuresOf(taggedOracle.UPDATE));
-    expect(tableCounts().series_buckets).toBeGreaterThan(0);
+    expect(tableCounts(loaded.db).series_buckets).toBeGreaterThan(0);
   });
 
   it('op and client names of raw and CSV rows, made of SQL, reach the engine verbatim', async () => {
@@ -98,9 +91,9 @@ describe('SQL in file, folder, client, op and tag names is data', () => {
     const ops = ["q'); DROP TABLE samples; --", 'a";DELETE FROM series;--', "1' OR '1'='1", '<img src=x onerror=alert(1)>'];
     const rows = ops.flatMap((op, i) => [10, 20, 30].map((l, j) => `"${op.replace(/"/g, '""')}",${1795255808000 + 10 * j},${l + i},"c'; --"`));
     writeFileSync(path.join(dir, 'results.csv'), `op,timestamp,latency_us,client\n${rows.join('\n')}\n`);
-    const loaded = await loadPaths([dir]);
+    const loaded = await loadFiles([dir]);
     expect(loaded.errors).toEqual([]);
-    const analysis = analyseLoaded(db, loaded);
+    const analysis = loaded.analysis;
     const got = analysis.runs[0]?.ops ?? {};
     expect(Object.keys(got).sort()).toEqual([...ops].sort());
     ops.forEach((op, i) => {
@@ -110,7 +103,7 @@ describe('SQL in file, folder, client, op and tag names is data', () => {
       expect(got[op]?.perClient.map((c) => c.client)).toEqual(["c'; --"]);
     });
     // 12 samples in one second, each its own (series, latency) bucket; 4 series' seconds.
-    expect(tableCounts()).toMatchObject({ series_buckets: 12, raw_seconds: 4 });
+    expect(tableCounts(loaded.db)).toMatchObject({ series_buckets: 12, raw_seconds: 4 });
   });
 });
 
@@ -149,7 +142,7 @@ describe('JavaScript property names as op, tag and figure names', () => {
   it('an op named __proto__ survives the engine', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'benchlens-sec-'));
     writeFileSync(path.join(dir, 'results.csv'), 'op,latency_us\n__proto__,5\nREAD,7\n');
-    const analysis = analyseLoaded(db, await loadPaths([dir]));
+    const analysis = (await loadFiles([dir])).analysis;
     expect(Object.keys(analysis.runs[0]?.ops ?? {}).sort()).toEqual(['READ', '__proto__']);
   });
 });

@@ -3,8 +3,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeF
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
-import { analyseLoaded, analyseStore, type Analysis } from '../../src/engine/analyse.ts';
+import { loadFiles } from './helpers/engine-load.ts';
+import { analyseStore, type Analysis } from '../../src/engine/analyse.ts';
 import { runChartQuery } from '../../src/engine/chart-queries.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { buildSnapshot } from '../../src/engine/snapshot-build.ts';
@@ -66,9 +66,9 @@ function expectSameFigures(actual: Analysis, expected: Analysis, omittedOps: rea
 }
 
 beforeAll(async () => {
-  original = analyseLoaded(await openNodeDb(), await loadPaths([CORPUS]));
+  original = (await loadFiles([CORPUS])).analysis;
   const store = new Store(await openNodeDb());
-  store.addRuns(groupIntoRuns((await loadPaths([CORPUS])).files));
+  store.addRuns(groupIntoRuns((await loadFiles([CORPUS])).files));
   ({ snapshot, omitted } = buildSnapshot(store, analyseStore(store, [], [])));
 });
 
@@ -195,7 +195,7 @@ describe('figures-only links', () => {
   let reopened12: Store;
 
   beforeAll(async () => {
-    const loaded = await loadPaths([twelveRunsByFourOps()]);
+    const loaded = await loadFiles([twelveRunsByFourOps()]);
     expect(loaded.errors).toEqual([]);
     store12 = new Store(await openNodeDb());
     store12.addRuns(groupIntoRuns(loaded.files));
@@ -254,7 +254,7 @@ describe('figures-only links', () => {
     const reopened = analyseStore(store, [], []);
     expect(expectSameFigures(reopened, original, omitted)).toBeGreaterThan(30);
     const files = new Store(await openNodeDb());
-    files.addRuns(groupIntoRuns((await loadPaths([CORPUS])).files));
+    files.addRuns(groupIntoRuns((await loadFiles([CORPUS])).files));
     expect(expectSameDistribution(store, files, omitted)).toBeGreaterThan(30);
   });
 
@@ -354,7 +354,7 @@ describe('link formats', () => {
     const v1 = readFileSync('tests/fixtures/links/v1-sweep-uniform-a-target-250.txt', 'utf8').trim();
     const s = linkDataToSnapshot(v1);
     expect(snapshotLevel(s)).toBe('histograms');
-    expect(expectSameFigures(await reopen(s), analyseLoaded(await openNodeDb(), await loadPaths([dir])), [])).toBe(3);
+    expect(expectSameFigures(await reopen(s), (await loadFiles([dir])).analysis, [])).toBe(3);
   });
 
   it('integer lists round-trip through delta varints', () => {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
-import { analyseLoaded, type Analysis } from '../../src/engine/analyse.ts';
+import { loadFiles } from './helpers/engine-load.ts';
+import { type Analysis } from '../../src/engine/analyse.ts';
 import type { Db } from '../../src/engine/db.ts';
 import { runChartQuery } from '../../src/engine/chart-queries.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
@@ -42,7 +42,7 @@ describe('summaries only (YCSB stdout without histograms)', () => {
     const dir = path.join(workDir(), 'stdout-only');
     mkdirSync(dir);
     for (const c of ['client1', 'client2', 'client3']) copyFileSync(`${RUN}/${c}.stdout.txt`, `${dir}/${c}.stdout.txt`);
-    analysis = analyseLoaded(db, await loadPaths([dir]));
+    analysis = (await loadFiles([dir])).analysis;
   });
 
   it('gives bounds, not a merged percentile, with the naive figures beside them', () => {
@@ -76,9 +76,9 @@ describe('summaries only (YCSB stdout without histograms)', () => {
 
 describe('a time window relative to each run', () => {
   it('merges only the intervals starting in seconds 10–19 after the run\'s first second, exactly (and a clean run is not partial)', async () => {
-    const loaded = await loadPaths([RUN]);
-    const whole = analyseLoaded(db, loaded);
-    const windowed = analyseLoaded(db, loaded, { window: { fromS: 10, toS: 20 } });
+    const loaded = await loadFiles([RUN]);
+    const whole = loaded.analysis;
+    const windowed = await loaded.engine.analyse({ fromS: 10, toS: 20 });
     const firstS = Math.floor((whole.runs[0]?.startEpochMs ?? 0) / 1000);
     const inWindow = (startUs: number) => Math.floor(startUs / 1e6) >= firstS + 10 && Math.floor(startUs / 1e6) < firstS + 20;
     const intervals = loaded.files
@@ -116,7 +116,7 @@ describe('a broken file fails alone', () => {
     lines[6] = `${lines[6]?.slice(0, 30)}`;
     writeFileSync(`${dir}/client3-READ.hdr`, lines.join('\n'));
     writeFileSync(`${dir}/client4-READ.hdr`, '#[StartTime: nonsense]\n0.1,1.0,0.1,HISTgarbage\n');
-    const analysis = analyseLoaded(db, await loadPaths([dir]));
+    const analysis = (await loadFiles([dir])).analysis;
     expect(analysis.errors.map((e) => [path.basename(e.file), e.line])).toEqual([
       ['client3-READ.hdr', 7],
       ['client4-READ.hdr', 2],
@@ -190,8 +190,8 @@ describe('summarize CLI', () => {
 
 describe('a run timed from its own start', () => {
   it('says so instead of dating it to 1970; a run in epoch time keeps its date', async () => {
-    const loaded = await loadPaths(['tests/fixtures/cassandra-stress/write-throttle1500-3min.log', RUN]);
-    const a = analyseLoaded(db, loaded);
+    const loaded = await loadFiles(['tests/fixtures/cassandra-stress/write-throttle1500-3min.log', RUN]);
+    const a = loaded.analysis;
     const relative = a.runs.find((r) => r.dir === 'tests/fixtures/cassandra-stress');
     const absolute = a.runs.find((r) => r.dir === RUN);
     expect(relative?.relativeTime).toBe(true);
@@ -204,7 +204,7 @@ describe('a run timed from its own start', () => {
 describe('a run with series timed from their own start beside series in epoch time', () => {
   it('keeps the epoch clock: a tool’s progress report (elapsed seconds) does not stretch the run to 1970', async () => {
     // pgbench's -l logs are in epoch seconds; its --progress lines count from the run's start.
-    const a = analyseLoaded(db, await loadPaths(['tests/fixtures/pgbench/pg13-rate-limit']));
+    const a = (await loadFiles(['tests/fixtures/pgbench/pg13-rate-limit'])).analysis;
     const run = a.runs[0];
     expect(run?.relativeTime).toBeUndefined();
     expect(run?.durationS).toBeGreaterThan(1);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPaths } from '../../src/cli/load-paths.ts';
+import { loadFiles } from './helpers/engine-load.ts';
 import { analyseStore, type Analysis, type RunAnalysis } from '../../src/engine/analyse.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { Store } from '../../src/engine/store.ts';
@@ -17,7 +17,7 @@ const withoutTimeline = ({ throughputPerSecond: _t, steps: _s, ...rest }: RunAna
 let first: Analysis;
 let full: Analysis;
 beforeAll(async () => {
-  const loaded = await loadPaths(['tests/fixtures/corpus/split-for-heat']);
+  const loaded = await loadFiles(['tests/fixtures/corpus/split-for-heat']);
   const store = new Store(await openNodeDb());
   store.addRuns(groupIntoRuns(loaded.files));
   const files = loaded.files.map(fileTally);

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { analyseStore } from '../../src/engine/analyse.ts';
 import { runChartQuery } from '../../src/engine/chart-queries.ts';
-import { analyseLoaded } from '../../src/engine/analyse.ts';
 import type { Db } from '../../src/engine/db.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { Store } from '../../src/engine/store.ts';
 import { isFailed, readText } from '../../src/formats/read-file.ts';
 import { groupIntoRuns } from '../../src/model/grouping.ts';
+import { fileTallies } from '../../src/model/file-tally.ts';
 import type { ParsedFile } from '../../src/model/types.ts';
 import { DISTRIBUTION_PERCENTILES } from '../../src/model/percentiles.ts';
 
@@ -15,6 +16,13 @@ import { DISTRIBUTION_PERCENTILES } from '../../src/model/percentiles.ts';
  */
 
 let db: Db;
+
+/** Files parsed in the test (not on disk) in a store of their own, and their figures. */
+function analyseParsed(db: Db, files: ParsedFile[]) {
+  const store = new Store(db);
+  store.addRuns(groupIntoRuns(files));
+  return analyseStore(store, [], [], {}, fileTallies(files));
+}
 beforeAll(async () => {
   db = await openNodeDb();
 });
@@ -36,7 +44,7 @@ describe('latencies recorded in ns are reported in µs', () => {
     const ns = await parse('ns/results.csv', csv('ns'));
     const us = await parse('us/results.csv', csv('us'));
     expect(ns.series[0]?.unit).toBe('ns');
-    const a = analyseLoaded(db, { files: [ns, us], errors: [], ignored: [] });
+    const a = analyseParsed(db, [ns, us]);
     const inNs = a.runs.find((r) => r.dir === 'ns')?.ops.READ;
     const inUs = a.runs.find((r) => r.dir === 'us')?.ops.READ;
     // Nearest rank over 1..1000: p99 is the 990th value; in ns every value carries 7 ns more.
@@ -79,7 +87,7 @@ describe('figures a producer printed are reported in µs, whatever unit its seri
         ],
       },
     ]);
-    const a = analyseLoaded(db, { files: [summary, { ...periodic, path: 'ms2/client1.txt' }], errors: [], ignored: [] });
+    const a = analyseParsed(db, [summary, { ...periodic, path: 'ms2/client1.txt' }]);
     const get = a.runs.find((r) => r.dir === 'ms')?.ops.GET;
     expect([get?.mean, get?.min, get?.max]).toEqual([1500, 500, 12250]);
     // One client's own summary: its printed percentiles are its figures (exactly as printed, in µs).

@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPaths } from '../../../src/cli/load-paths.ts';
-import { analyseLoaded, MAX_TIMELINE_BUCKETS } from '../../../src/engine/analyse.ts';
-import type { Db } from '../../../src/engine/db.ts';
-import { openNodeDb } from '../../../src/engine/node-db.ts';
+import { describe, expect, it } from 'vitest';
+import { loadFiles } from '../helpers/engine-load.ts';
+import { MAX_TIMELINE_BUCKETS } from '../../../src/engine/analyse.ts';
 import type { ParsedFile } from '../../../src/model/types.ts';
 import { timedSamples } from '../../helpers/raw-samples.ts';
 
@@ -78,7 +76,7 @@ describe('broken real-world files give exactly the errors and data of their mani
     it(`${rel}: ${entry.what}`, async () => {
       const path = `${DIR}/${rel}`;
       const started = performance.now();
-      const loaded = await loadPaths([path]);
+      const loaded = await loadFiles([path]);
       const ms = performance.now() - started;
       expect(loaded.files).toHaveLength(1);
       const f = loaded.files[0] as ParsedFile;
@@ -100,15 +98,11 @@ describe('broken real-world files give exactly the errors and data of their mani
 });
 
 describe('what is kept of a broken file analyses without loss', () => {
-  let db: Db;
-  beforeAll(async () => {
-    db = await openNodeDb();
-  });
 
   for (const rel of Object.keys(manifest)) {
     it(`${rel}: every timed operation lands in a bounded timeline`, async () => {
-      const loaded = await loadPaths([`${DIR}/${rel}`]);
-      const analysis = analyseLoaded(db, loaded);
+      const loaded = await loadFiles([`${DIR}/${rel}`]);
+      const analysis = loaded.analysis;
       for (const run of analysis.runs) {
         const t = run.throughputPerSecond;
         if (!t) continue;
@@ -123,7 +117,7 @@ describe('what is kept of a broken file analyses without loss', () => {
   }
 
   it('a run whose timestamps lie decades apart gets wider buckets, and keeps its steps in seconds', async () => {
-    const analysis = analyseLoaded(db, await loadPaths([`${DIR}/regression-clock-jump/client1-raw.csv`]));
+    const analysis = (await loadFiles([`${DIR}/regression-clock-jump/client1-raw.csv`])).analysis;
     const t = analysis.runs[0]?.throughputPerSecond;
     if (!t) throw new Error('no timeline');
     const spanS = 25 * 365 * 86_400;

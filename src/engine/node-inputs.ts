@@ -1,0 +1,127 @@
+import { createReadStream, statSync } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { RandomAccessInput } from '../formats/parquet.ts';
+import type { CsvMappings } from '../formats/csv-mapping.ts';
+import { CancelledError, isFailed, readFile } from '../formats/read-file.ts';
+import type { InputHandle } from './db.ts';
+import { NO_NAME_RULES, type NameRules } from '../model/name-rules.ts';
+import type { Analysis } from './analyse.ts';
+import { Engine } from './engine.ts';
+import { openNodeDb } from './node-db.ts';
+import type { ParseFile } from './parse-pool.ts';
+import type { AnalysisWindow, InputFile } from './protocol.ts';
+import type { Reread } from './request-rows.ts';
+
+/**
+ * The Engine's inputs under Node (the CLI and the tests): files and folders on disk. A folder is
+ * walked, and the files in it that are not benchmark results at all (READMEs, JSON) are listed as
+ * ignored rather than as errors, as a dropped folder's are in the app; a file named explicitly
+ * must be readable. Files are parsed in this thread (there are no parse workers here).
+ */
+
+export async function* streamFile(file: string): AsyncIterable<Uint8Array> {
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Uint8Array;
+}
+
+export async function walk(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const out: string[] = [];
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (e.name.startsWith('.')) continue;
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walk(full)));
+    else if (e.isFile()) out.push(full);
+  }
+  return out;
+}
+
+/** Paths are reported relative to the working directory, with `/` separators. */
+export function display(file: string): string {
+  return path.relative(process.cwd(), file).split(path.sep).join('/') || file;
+}
+
+/** A file on disk read by byte ranges (a Parquet file's footer, then its row groups' columns). */
+export function fileRandomAccess(file: string, size: number): () => Promise<RandomAccessInput> {
+  return async () => ({
+    size,
+    async read(start: number, end: number): Promise<Uint8Array> {
+      const handle = await open(file, 'r');
+      try {
+        const bytes = new Uint8Array(Math.max(0, Math.min(end, size) - start));
+        let at = 0;
+        while (at < bytes.length) {
+          const { bytesRead } = await handle.read(bytes, at, bytes.length - at, start + at);
+          if (bytesRead === 0) throw new Error(`${file} ends at byte ${start + at}, before ${end}: it changed while it was read`);
+          at += bytesRead;
+        }
+        return bytes;
+      } finally {
+        await handle.close();
+      }
+    },
+  });
+}
+
+/**
+ * The inputs behind command-line paths, in order: a folder's files (walked, sorted), a file as
+ * named. A path that does not exist is still an input, which fails to read with that reason.
+ */
+export async function nodeInputs(paths: readonly string[]): Promise<InputFile[]> {
+  const out: InputFile[] = [];
+  for (const given of paths) {
+    const info = await stat(given).catch(() => null);
+    if (info?.isDirectory()) for (const file of await walk(given)) out.push({ path: display(file), disk: path.resolve(file) });
+    else out.push({ path: info ? display(given) : given, disk: path.resolve(given), named: true });
+  }
+  return out;
+}
+
+/**
+ * How an input on disk is read: its size, its bytes by range (Parquet), and the CSV mappings —
+ * `csvMappings` (the CLI's `--map`) for every file, beside the input's own. Null when the file
+ * does not exist.
+ */
+function diskReadOptions(input: InputFile, csvMappings: CsvMappings): Reread['options'] | null {
+  const file = input.disk;
+  if (!file) throw new TypeError(`${input.path}: not a file on disk`);
+  const info = statSync(file, { throwIfNoEntry: false });
+  if (!info) return null;
+  const mappings: CsvMappings = { ...csvMappings, ...(input.csvMaps ? { byHeader: { ...csvMappings.byHeader, ...input.csvMaps } } : {}) };
+  return { csvMappings: mappings, totalBytes: info.size, randomAccess: fileRandomAccess(file, info.size) };
+}
+
+/** Reads and parses an input on disk in this thread, with `diskReadOptions`. */
+export function diskParser(csvMappings: CsvMappings = {}): ParseFile {
+  return async (input, signal, onProgress) => {
+    const options = diskReadOptions(input, csvMappings);
+    if (!options) return { path: input.path, failed: true, kind: 'unreadable', errors: [{ file: input.path, line: 0, message: 'no such file or folder' }] };
+    const outcome = await readFile(input.path, streamFile(input.disk as string), { ...options, signal, onProgress });
+    if (signal.aborted && isFailed(outcome)) throw new CancelledError();
+    return outcome;
+  };
+}
+
+/** An input's bytes from disk. */
+async function* diskBytes(input: InputFile): AsyncIterable<Uint8Array> {
+  if (!input.disk) throw new TypeError(`${input.path}: not a file on disk`);
+  yield* streamFile(input.disk);
+}
+
+/** Where DuckDB reads an input on disk in place: its path. */
+export const diskHandle = (input: InputFile): InputHandle | null => (input.disk ? { path: input.disk } : null);
+
+/** An Engine over DuckDB under Node, reading inputs from disk. */
+export function openNodeEngine(csvMappings?: CsvMappings): Engine {
+  return new Engine(openNodeDb(), { parseHere: diskParser(csvMappings), bytesOf: diskBytes, handleOf: diskHandle });
+}
+
+/**
+ * An Engine under Node with `paths` loaded through `Engine.load`, the app's one load path: the
+ * CLI commands' and the tests' way in. `names` groups operation names as the app's rules do.
+ */
+export async function loadOnDisk(paths: readonly string[], options: { window?: AnalysisWindow; csvMappings?: CsvMappings; names?: NameRules } = {}): Promise<{ engine: Engine; analysis: Analysis }> {
+  const engine = openNodeEngine(options.csvMappings);
+  const { analysis } = await engine.load({ files: await nodeInputs(paths), window: options.window ?? null, regroup: { runs: {}, names: options.names ?? NO_NAME_RULES } });
+  return { engine, analysis };
+}
