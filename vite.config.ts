@@ -28,16 +28,45 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Referrer-Policy': 'no-referrer',
 };
 
-/** A worker's own policy comes from its script's response: built (assets/…-<hash>.js) or from the dev server (`?worker_file`). */
-const isParseWorkerScript = (url: string): boolean => /\/assets\/parse-worker-[^/]*\.js$|\/parse-worker\.ts\?(?:.*&)?worker_file/.test(url);
-const isWorkerScript = (url: string): boolean => /\/assets\/worker-[^/]*\.js$|[?&]worker_file/.test(url);
+/**
+ * Every worker and its policy, by its entry module. The build names each worker's script after its
+ * entry here (assets/<name>-<hash>.js) and fails on a worker not listed, and a request gets a
+ * worker's policy only for that worker's script: a worker renamed or added cannot run under another
+ * worker's policy, or the page's, without this table saying so.
+ */
+const WORKERS: Readonly<Record<string, { name: string; csp: string }>> = {
+  'src/workers/engine-worker.ts': { name: 'engine-worker', csp: WORKER_CSP },
+  'src/engine/parse-worker.ts': { name: 'parse-worker', csp: PARSE_WORKER_CSP },
+};
+
+/** The worker whose entry is `moduleId` (an absolute path, as the bundler gives it); throws for a worker not in WORKERS. */
+function workerOf(moduleId: string | null): { name: string; csp: string } {
+  const entry = moduleId ? path.relative(import.meta.dirname, moduleId).split(path.sep).join('/') : '(unknown)';
+  const worker = WORKERS[entry];
+  if (!worker) throw new Error(`worker ${entry} has no security policy: add it to WORKERS in vite.config.ts`);
+  return worker;
+}
+
+/** What may run nowhere: the policy of a worker script the table does not know. */
+const UNKNOWN_WORKER_CSP = "default-src 'none'";
+
+/**
+ * A worker's own policy comes from its script's response: built (assets/<name>-<hash>.js, named by
+ * `workerOf`) or from the dev server (/<entry>?worker_file); null for a request that is no worker's.
+ */
+function workerCsp(url: string): string | null {
+  const [pathname = '', query = ''] = url.split('?');
+  if (/(?:^|&)worker_file(?:&|=|$)/.test(query)) return WORKERS[pathname.replace(/^\//, '')]?.csp ?? UNKNOWN_WORKER_CSP;
+  const built = /\/assets\/([a-z-]+)-[\w-]{8}\.js$/.exec(pathname);
+  return Object.values(WORKERS).find((w) => w.name === built?.[1])?.csp ?? null;
+}
 /**
  * The dev server's page also runs @vitejs/plugin-react's inline Fast Refresh preamble, which the
  * page policy blocks (the app then fails to start: "can't detect preamble"). Dev only: the build,
  * `vite preview` and `_headers` keep the strict policy, which the browser tests check.
  */
 const DEV_PAGE_CSP = PAGE_CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'");
-const cspFor = (url: string, page: string): string => (isParseWorkerScript(url) ? PARSE_WORKER_CSP : isWorkerScript(url) ? WORKER_CSP : page);
+const cspFor = (url: string, page: string): string => workerCsp(url) ?? page;
 
 /** The same headers for dev, preview and (as `_headers`) static hosts that read that file. */
 function securityHeaders(): Plugin {
@@ -59,8 +88,9 @@ function securityHeaders(): Plugin {
         fileName: '_headers',
         source:
           `/*\n${common}\n  Content-Security-Policy: ${PAGE_CSP}\n` +
-          `/assets/worker-*\n  ! Content-Security-Policy\n  Content-Security-Policy: ${WORKER_CSP}\n` +
-          `/assets/parse-worker-*\n  ! Content-Security-Policy\n  Content-Security-Policy: ${PARSE_WORKER_CSP}\n`,
+          Object.values(WORKERS)
+            .map((w) => `/assets/${w.name}-*\n  ! Content-Security-Policy\n  Content-Security-Policy: ${w.csp}\n`)
+            .join(''),
       });
     },
   };
@@ -223,7 +253,8 @@ export default defineConfig({
     // The package's export map omits its browser-blocking build; point at the file itself.
     alias: { 'duckdb-browser-blocking': path.resolve(import.meta.dirname, 'node_modules/@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs') },
   },
-  worker: { format: 'es' },
+  // Each worker's script is named after its entry in WORKERS, which gives its policy.
+  worker: { format: 'es', rolldownOptions: { output: { entryFileNames: (chunk) => `assets/${workerOf(chunk.facadeModuleId).name}-[hash].js` } } },
   build: {
     target: 'es2022',
     chunkSizeWarningLimit: 2000,

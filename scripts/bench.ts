@@ -64,7 +64,7 @@ const HDR_OPS = ['READ', 'UPDATE', 'INSERT', 'SCAN'];
 const HDR_VALUES_PER_S = 1000;
 
 function usage(message: string): never {
-  console.error(`${message}\nusage: npm run bench -- [--json] [--rows N[,N…]] [--histograms N] [--app-rows N] [--app-seconds S] [--port P] [--only requests|http] [--http-tools jmeter,k6,gatling,vegeta] [--http-rows N[,N…]] [--http-reps R]`);
+  console.error(`${message}\nusage: npm run bench -- [--json] [--rows N[,N…]] [--histograms N] [--app-rows N] [--app-seconds S] [--port P] [--only requests|http|cold-link] [--http-tools jmeter,k6,gatling,vegeta] [--http-rows N[,N…]] [--http-reps R]`);
   process.exit(2);
 }
 
@@ -461,6 +461,29 @@ if (option('--only') === 'requests') {
       log(`${q.case} (${q.mb} MB): app ${q.appSeconds} s (worker ${q.workerSeconds} s), again ${q.againSeconds} s (worker ${q.againWorkerSeconds} s); native ${q.nativeSeconds ?? '–'} s`);
       log(`  ratio ${q.nativeRatio ?? '–'}× (first query of the page), ${q.againNativeRatio ?? '–'}× (again); same rows: ${q.sameRows ?? '–'}`);
     }
+  } finally {
+    stopServer();
+    rmSync(work, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
+// `--only cold-link`: the #files= link on a cold page alone (four files of the one-hour raw run),
+// beside native DuckDB: the case where the summary must not wait for DuckDB to start.
+if (option('--only') === 'cold-link') {
+  try {
+    const { dist, url } = await buildAndServe();
+    const dir = path.join(dist, 'bench-data', 'four');
+    mkdirSync(dir, { recursive: true });
+    const files = ['client1-raw.csv', 'client2-raw.csv', 'client3-raw.csv', 'client4-raw.csv'].map((f) => path.join(dir, f));
+    await writeRealisticRawRun(appRows, appRunSeconds, files);
+    const perOp = Math.floor(appRows / 4 / 2) * 4;
+    const m = await appWithLink(url, files.map((f) => path.relative(dist, f).split(path.sep).join('/')), { READ: perOp, UPDATE: perOp });
+    const native = await findNative();
+    const n = native ? await native.run(files, FIGURES_SQL) : null;
+    const row = appRow(`raw, ${appRunSeconds} s wide-spread run, 4 files, #files= link on a cold page`, files.length, { rows: appRows }, m, null, n);
+    if (json) console.log(JSON.stringify(row, null, 2));
+    else log(`${row.case}: ${m.appSeconds.toFixed(2)} s on screen${n ? `, native ${n.seconds.toFixed(2)} s (${row.nativeRatio}×), figures equal native: ${row.figuresMatch}` : ''}, peak ${m.peakMemoryMB ?? '–'} MB`);
   } finally {
     stopServer();
     rmSync(work, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { RandomAccessInput } from '../formats/parquet.ts';
 import type { CsvMappings } from '../formats/csv-mapping.ts';
 import { CancelledError, isFailed, readFile } from '../formats/read-file.ts';
-import type { InputHandle } from './db.ts';
+import type { Db, InputHandle } from './db.ts';
 import { NO_NAME_RULES, type NameRules } from '../model/name-rules.ts';
 import type { Analysis } from './analyse.ts';
 import { Engine } from './engine.ts';
@@ -111,17 +111,20 @@ async function* diskBytes(input: InputFile): AsyncIterable<Uint8Array> {
 /** Where DuckDB reads an input on disk in place: its path. */
 export const diskHandle = (input: InputFile): InputHandle | null => (input.disk ? { path: input.disk } : null);
 
-/** An Engine over DuckDB under Node, reading inputs from disk. */
-export function openNodeEngine(csvMappings?: CsvMappings): Engine {
-  return new Engine(openNodeDb(), { parseHere: diskParser(csvMappings), bytesOf: diskBytes, handleOf: diskHandle });
+/** An Engine under Node reading inputs from disk, over `db` (a DuckDB of its own unless given). */
+export function openNodeEngine(csvMappings?: CsvMappings, db: Promise<Db> = openNodeDb()): Engine {
+  return new Engine(db, { parseHere: diskParser(csvMappings), bytesOf: diskBytes, handleOf: diskHandle });
 }
 
 /**
  * An Engine under Node with `paths` loaded through `Engine.load`, the app's one load path: the
  * CLI commands' and the tests' way in. `names` groups operation names as the app's rules do.
  */
-export async function loadOnDisk(paths: readonly string[], options: { window?: AnalysisWindow; csvMappings?: CsvMappings; names?: NameRules } = {}): Promise<{ engine: Engine; analysis: Analysis }> {
-  const engine = openNodeEngine(options.csvMappings);
+export async function loadOnDisk(
+  paths: readonly string[],
+  options: { window?: AnalysisWindow; csvMappings?: CsvMappings; names?: NameRules; db?: Promise<Db> } = {},
+): Promise<{ engine: Engine; analysis: Analysis }> {
+  const engine = openNodeEngine(options.csvMappings, options.db);
   const { analysis } = await engine.load({ files: await nodeInputs(paths), window: options.window ?? null, regroup: { runs: {}, names: options.names ?? NO_NAME_RULES } });
   return { engine, analysis };
 }

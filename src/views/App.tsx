@@ -322,7 +322,7 @@ export function App() {
           </div>
         )}
         {remoteConfirm}
-        <LoadPanel onFiles={loadLocal} progressFeed={engine.progressFeed} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} folderNotes={folderNotes} />
+        <LoadPanel onFiles={loadLocal} progressFeed={engine.progressFeed} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} engineStarting={!engine.ready && !engine.fatal} folderNotes={folderNotes} />
         <CsvMappingPanel previews={engine.unmapped} onApply={applyCsvMapping} />
         {views.length > 0 && (
           <>

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
  * without React (run views, decisions, prices, formats, tables), which the CLI and the report share —
  * and nothing imports in a circle (type-only imports included: a circle of types becomes a circle of
  * values with the next edit). Dynamic imports (`import('…')`) count like static ones: loading a module
- * later does not change which way it points. The CLIs, the bench page, main.tsx and the engine's
- * worker entry are entry points that put the layers together.
+ * later does not change which way it points. The CLIs (cli/), the workers' entries (workers/), the
+ * bench page and main.tsx are entry points that put the layers together.
  */
 
 const SRC = 'src';
@@ -28,13 +28,6 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   render: ['model', 'engine', 'state', 'analysis', 'display', 'charts'],
   report: ['model', 'engine', 'state', 'analysis', 'display', 'charts', 'views', 'render'],
 };
-
-/**
- * Entry modules inside a layer's folder: the worker's entry, which loads the report on demand. It
- * is moving to an entry folder of its own (issue 25, the `engine` branch); until then it is named
- * here, once, rather than the rule being weakened for its whole folder.
- */
-const ENTRY_FILES: readonly string[] = [path.join(SRC, 'engine', 'worker.ts')];
 
 interface Import {
   target: string;
@@ -56,12 +49,12 @@ function importsIn(file: string, text: string, exists: (f: string) => boolean): 
 const layerOf = (file: string) => file.split(path.sep)[1] ?? '';
 
 /** Every import that points a way its folder may not: `from → to`, and whether it is dynamic. */
-function wrongImports(graph: ReadonlyMap<string, readonly Import[]>, entries: readonly string[] = ENTRY_FILES): string[] {
+function wrongImports(graph: ReadonlyMap<string, readonly Import[]>): string[] {
   const wrong: string[] = [];
   for (const [file, deps] of graph) {
     const from = layerOf(file);
     const allowed = MAY_IMPORT[from];
-    if (!allowed || entries.includes(file)) continue;
+    if (!allowed) continue;
     for (const { target, dynamic } of deps) {
       const to = layerOf(target);
       if (to !== from && !allowed.includes(to)) wrong.push(`${file} → ${target}${dynamic ? ' (dynamic)' : ''}`);
@@ -146,10 +139,6 @@ describe('imports', () => {
       expect(loaded.filter((p) => /^(react|react-dom|recharts)(\/|$)/.test(p)), command).toEqual([]);
     }
   });
-
-  it('name only entry files that exist', () => {
-    for (const f of ENTRY_FILES) expect(graph.has(f), f).toBe(true);
-  });
 });
 
 describe('the import checker', () => {
@@ -166,18 +155,13 @@ describe('the import checker', () => {
   const g = graphOf(sources);
 
   it('flags a dynamic import upward, in a value or a type, and charts/ importing views/', () => {
-    expect(wrongImports(g, []).sort()).toEqual(
+    expect(wrongImports(g).sort()).toEqual(
       [
         `${p('charts', 'Line.tsx')} → ${p('views', 'shown.tsx')}`,
         `${p('engine', 'loader.ts')} → ${p('report', 'build.ts')} (dynamic)`,
         `${p('engine', 'typed.ts')} → ${p('report', 'build.ts')} (dynamic)`,
       ].sort(),
     );
-  });
-
-  it('lets a named entry file through, and only it', () => {
-    expect(wrongImports(g, [p('engine', 'loader.ts')])).not.toContain(`${p('engine', 'loader.ts')} → ${p('report', 'build.ts')} (dynamic)`);
-    expect(wrongImports(g, [p('engine', 'loader.ts')])).toContain(`${p('engine', 'typed.ts')} → ${p('report', 'build.ts')} (dynamic)`);
   });
 
   it('finds circles, type-only imports included', () => {

@@ -9,7 +9,7 @@ import { timedSamples } from '../../helpers/raw-samples.ts';
  * Real-world broken files (tests/fixtures/broken/, each built from a corpus file by make.ts there
  * and described in expected.json): every one must give exactly the errors its manifest lists — line, message,
  * field — and keep exactly the data it lists. Files named `regression-*` reproduce bugs the fuzz
- * suite found. Read through loadPaths, the way the CLI reads files from disk.
+ * suite found. Read through Engine.load from disk, the way the CLI and the app load files.
  */
 
 const DIR = 'tests/fixtures/broken';
@@ -81,7 +81,7 @@ describe('broken real-world files give exactly the errors and data of their mani
       expect(loaded.files).toHaveLength(1);
       const f = loaded.files[0] as ParsedFile;
       expect(f.format).toBe(entry.format);
-      // loadPaths gathers the file's errors; they must be exactly the manifest's, in order.
+      // The load gathers the file's errors; they must be exactly the manifest's, in order.
       expect(loaded.errors.map((e) => e.file)).toEqual(entry.errors.map(() => path));
       expect(loaded.errors.map((e) => e.line)).toEqual(entry.errors.map((e) => e.line));
       loaded.errors.forEach((e, i) => {
