@@ -281,8 +281,13 @@ export class Engine {
     this.rebuild();
     // The figures first, computed without DuckDB: the throughput timelines and their steps take as
     // long again, and on a cold page DuckDB may still be starting.
-    events.onSummary?.(this.analyseNow(this.store, window, 'pending'));
-    return { analysis: await this.analyse(window), loadedFiles, cancelled, unmapped };
+    const summary = this.analyseNow(this.store, window, 'pending');
+    events.onSummary?.(summary);
+    // Waiting for DuckDB to start ends with a cancel: a load that replaces this one's data, or
+    // includes it, need not wait behind it.
+    const store = await untilAborted(this.withDb, signal);
+    if (!store) return { analysis: summary, loadedFiles, cancelled: true, unmapped };
+    return { analysis: this.analyseNow(store, window), loadedFiles, cancelled, unmapped };
   }
 
   /** Forms runs and operation names anew (a file moved to another run, a naming rule). */
@@ -358,6 +363,25 @@ export class Engine {
     this.pool?.close();
     this.pool = null;
   }
+}
+
+/** `promise`'s value, or null once `signal` aborts before it settles. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | null> {
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise<T | null>((resolve, reject) => {
+    const onAbort = (): void => resolve(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
 }
 
 function streamToBody(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {

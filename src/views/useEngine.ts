@@ -51,6 +51,8 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
   });
   const [progressFeed] = useState(() => new ProgressFeed());
   const cancelRef = useRef<(() => void) | null>(null);
+  /** The running load has sent its figures: what remains of it is its throughput timelines. */
+  const summarisedRef = useRef(false);
   /** Bumped by a clear: a load started before it (and cancelled by it) no longer shows its result. */
   const generation = useRef(0);
   // Loads use the window in force without re-creating the load callback when it changes.
@@ -77,6 +79,13 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
       const client = state.client;
       if (!client || files.length === 0) return;
       const t0 = performance.now();
+      // A load still running is superseded when this one replaces its data, or once its figures
+      // are in (only its throughput timelines pending, which may wait for DuckDB to start): its
+      // result would show nothing this one's does not, and it need not hold this one back.
+      if (cancelRef.current && (replace || summarisedRef.current)) {
+        generation.current++;
+        cancelRef.current();
+      }
       const started = generation.current;
       setState((s) => ({ ...s, loading: true, cancelled: false }));
       progressFeed.set({
@@ -104,9 +113,11 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
       // is all in by then: charts query it from now (their queries wait in the worker behind the
       // timelines), and the full analysis that follows does not make them query again.
       let summarised = false;
+      summarisedRef.current = false;
       const onSummary = (analysis: Analysis) => {
         if (generation.current !== started) return;
         summarised = true;
+        summarisedRef.current = true;
         setState((s) => ({ ...s, analysis, dataVersion: s.dataVersion + 1 }));
       };
       const handle = client.load(files, replace, windowRef.current, regroupRef.current, onProgress, onSummary);
@@ -128,7 +139,8 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
       } catch (e) {
         setState((s) => ({ ...s, loading: false, fatal: e instanceof Error ? e.message : String(e) }));
       } finally {
-        cancelRef.current = null;
+        // Unless a later load has put its own cancel here already.
+        if (cancelRef.current === handle.cancel) cancelRef.current = null;
       }
     },
     [state.client, progressFeed],
