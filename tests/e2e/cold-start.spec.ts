@@ -13,16 +13,24 @@ async function cells(page: Page): Promise<string[]> {
   );
 }
 
-test('the sample summary shows before the engine is ready, and equals the engine’s', async ({ page }) => {
+/**
+ * Holds DuckDB's .wasm back until `releaseWasm`: whatever is on screen meanwhile was not computed
+ * by DuckDB in the page. Collects the page's errors.
+ */
+async function holdDuckDb(page: Page): Promise<{ errors: string[]; releaseWasm: () => void }> {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  // Hold DuckDB's .wasm back: whatever is on screen meanwhile was not computed by the engine in the page.
   let releaseWasm: () => void = () => {};
   const wasmHeld = new Promise<void>((resolve) => (releaseWasm = resolve));
   await page.route('**/*.wasm', async (route) => {
     await wasmHeld;
     await route.continue();
   });
+  return { errors, releaseWasm };
+}
+
+test('the sample summary shows before the engine is ready, and equals the engine’s', async ({ page }) => {
+  const { errors, releaseWasm } = await holdDuckDb(page);
   await page.goto('/');
   await expect(page.getByTestId('summary-table')).toBeVisible();
   await expect(page.getByTestId('engine-status')).toContainText('starting DuckDB');
@@ -39,14 +47,7 @@ test('the sample summary shows before the engine is ready, and equals the engine
 });
 
 test('files dropped while DuckDB starts show their figures without waiting for it, and the page says what waits', async ({ page }) => {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  let releaseWasm: () => void = () => {};
-  const wasmHeld = new Promise<void>((resolve) => (releaseWasm = resolve));
-  await page.route('**/*.wasm', async (route) => {
-    await wasmHeld;
-    await route.continue();
-  });
+  const { errors, releaseWasm } = await holdDuckDb(page);
   await page.goto('/');
   await expect(page.getByTestId('engine-status')).toContainText('starting DuckDB');
   await page.getByRole('button', { name: 'Clear sample data' }).click();
