@@ -357,12 +357,6 @@ export class Engine {
     const last = this.lastResult;
     return { columns: last?.schema.fields.map((f) => f.name) ?? [], rows: last ? resultRows(last) : [] };
   }
-
-  /** Ends the parse workers. */
-  close(): void {
-    this.pool?.close();
-    this.pool = null;
-  }
 }
 
 /** `promise`'s value, or null once `signal` aborts before it settles. */

@@ -1,3 +1,9 @@
+/**
+ * The store: what the engine keeps of the loaded runs, and its rows for DuckDB. Over 500 lines
+ * because adding a series is one walk that fills every place it lives (the worker's seconds and
+ * blocks, its extent, DuckDB's tables, or the rows waiting for DuckDB to start); split, each part
+ * would walk the series again.
+ */
 import { tableFromArrays, tableToIPC, type Table } from 'apache-arrow';
 import { Float64Column } from '../formats/growable.ts';
 import type { RunData } from '../model/grouping.ts';
