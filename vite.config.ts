@@ -34,13 +34,13 @@ export const SECURITY_HEADERS: Record<string, string> = {
  * worker's policy only for that worker's script: a worker renamed or added cannot run under another
  * worker's policy, or the page's, without this table saying so.
  */
-const WORKERS: Readonly<Record<string, { name: string; csp: string }>> = {
+export const WORKERS: Readonly<Record<string, { name: string; csp: string }>> = {
   'src/workers/engine-worker.ts': { name: 'engine-worker', csp: WORKER_CSP },
   'src/engine/parse-worker.ts': { name: 'parse-worker', csp: PARSE_WORKER_CSP },
 };
 
 /** The worker whose entry is `moduleId` (an absolute path, as the bundler gives it); throws for a worker not in WORKERS. */
-function workerOf(moduleId: string | null): { name: string; csp: string } {
+export function workerOf(moduleId: string | null): { name: string; csp: string } {
   const entry = moduleId ? path.relative(import.meta.dirname, moduleId).split(path.sep).join('/') : '(unknown)';
   const worker = WORKERS[entry];
   if (!worker) throw new Error(`worker ${entry} has no security policy: add it to WORKERS in vite.config.ts`);
@@ -54,7 +54,7 @@ const UNKNOWN_WORKER_CSP = "default-src 'none'";
  * A worker's own policy comes from its script's response: built (assets/<name>-<hash>.js, named by
  * `workerOf`) or from the dev server (/<entry>?worker_file); null for a request that is no worker's.
  */
-function workerCsp(url: string): string | null {
+export function workerCsp(url: string): string | null {
   const [pathname = '', query = ''] = url.split('?');
   if (/(?:^|&)worker_file(?:&|=|$)/.test(query)) return WORKERS[pathname.replace(/^\//, '')]?.csp ?? UNKNOWN_WORKER_CSP;
   const built = /\/assets\/([a-z-]+)-[\w-]{8}\.js$/.exec(pathname);
