@@ -1,12 +1,17 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunAnalysis } from '../../src/engine/analyse.ts';
 import { openNodeDb } from '../../src/engine/node-db.ts';
 import { nodeInputs, openNodeEngine } from '../../src/engine/node-inputs.ts';
 import { runExtents } from '../../src/engine/group-merge.ts';
 import { timelineSeries } from '../../src/engine/timeline-series.ts';
+import { snapshotToComparisonFile } from '../../src/state/snapshot.ts';
 
 /**
- * One Engine.load for the app, the CLI and the tests; its summary never waits for DuckDB: the
+ * One Engine.load for the app, the CLI and the tests (a comparison file on disk replaces the runs,
+ * as a dropped one does in the app); its summary never waits for DuckDB: the
  * figures are computed from the store's cells before DuckDB is attached, and equal those computed
  * after. The extents behind durations and throughput, kept by the store as it adds series, equal
  * what DuckDB's own tables give.
@@ -35,6 +40,24 @@ describe('Engine.load without DuckDB', () => {
     expect(engine.store.attached).toBe(true);
     expect(analysis.runs.map(withoutTimeline)).toEqual(first.runs.map(withoutTimeline));
     expect(analysis.runs.every((r) => r.throughputPerSecond !== null)).toBe(true);
+  });
+});
+
+describe('Engine.load from disk, as the app loads', () => {
+  it('a comparison file replaces the loaded runs with its own, with the same figures', async () => {
+    const source = openNodeEngine();
+    const { analysis: original } = await source.load({ files: await nodeInputs([`${CORPUS}/split-for-heat`]) });
+    const { snapshot } = await source.snapshot();
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-engine-')), 'shared.json');
+    writeFileSync(file, snapshotToComparisonFile(snapshot));
+    const engine = openNodeEngine();
+    await engine.load({ files: await nodeInputs([`${CORPUS}/raw-csv-b`]) });
+    const { analysis, loadedFiles } = await engine.load({ files: await nodeInputs([file]), replace: false });
+    expect(loadedFiles).toEqual([]);
+    expect(analysis.runs.map((r) => r.label)).toEqual(original.runs.map((r) => r.label));
+    expect(analysis.runs.map((r) => r.comparison)).toEqual(original.runs.map(() => 'histograms'));
+    const count = (a: typeof analysis) => a.runs.map((r) => Object.fromEntries(Object.entries(r.ops).map(([op, o]) => [op, [o.count, o.p50, o.p99, o['p99.9']]])));
+    expect(count(analysis)).toEqual(count(original));
   });
 });
 
