@@ -7,10 +7,10 @@ import { openNodeDb } from '../../src/engine/node-db.ts';
 import { nodeInputs, openNodeEngine } from '../../src/engine/node-inputs.ts';
 import { runExtents } from '../../src/engine/group-merge.ts';
 import { timelineSeries } from '../../src/engine/timeline-series.ts';
-import { snapshotToComparisonFile } from '../../src/state/snapshot.ts';
+import { snapshotToFile } from '../../src/state/snapshot.ts';
 
 /**
- * One Engine.load for the app, the CLI and the tests (a comparison file on disk replaces the runs,
+ * One Engine.load for the app, the CLI and the tests (a snapshot file on disk replaces the runs,
  * as a dropped one does in the app); its summary never waits for DuckDB: the
  * figures are computed from the store's cells before DuckDB is attached, and equal those computed
  * after. The extents behind durations and throughput, kept by the store as it adds series, equal
@@ -44,12 +44,12 @@ describe('Engine.load without DuckDB', () => {
 });
 
 describe('Engine.load from disk, as the app loads', () => {
-  it('a comparison file replaces the loaded runs with its own, with the same figures', async () => {
+  it('a snapshot file replaces the loaded runs with its own, with the same figures', async () => {
     const source = openNodeEngine();
     const { analysis: original } = await source.load({ files: await nodeInputs([`${CORPUS}/split-for-heat`]) });
     const { snapshot } = await source.snapshot();
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'benchlens-engine-')), 'shared.json');
-    writeFileSync(file, snapshotToComparisonFile(snapshot));
+    writeFileSync(file, snapshotToFile(snapshot));
     const engine = openNodeEngine();
     await engine.load({ files: await nodeInputs([`${CORPUS}/raw-csv-b`]) });
     const { analysis, loadedFiles } = await engine.load({ files: await nodeInputs([file]), replace: false });
