@@ -401,7 +401,7 @@ export class Store {
           op,
           kind: opKind(op),
           source: b.raw ? 'raw' : 'histogram',
-          file: 'comparison',
+          file: 'snapshot',
           unit: o.unit as LatencyUnit,
           precision: b.precision,
           timeBase: null,
@@ -421,7 +421,7 @@ export class Store {
           ['all operations-FAILED', t.failed],
         ] as const) {
           const id = this.series.length;
-          this.series.push({ id, runId, client: 'all clients', op, kind: opKind(op), source: 'histogram', file: 'comparison', unit: 'us', precision: null, timeBase: 'absolute', count: 0, role: 'timeline' });
+          this.series.push({ id, runId, client: 'all clients', op, kind: opKind(op), source: 'histogram', file: 'snapshot', unit: 'us', precision: null, timeBase: 'absolute', count: 0, role: 'timeline' });
           const bucketS = t.bucketS ?? 1;
           counts.forEach((n, i) => {
             this.intervals.series.push(id);
