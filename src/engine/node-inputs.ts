@@ -112,8 +112,13 @@ async function* diskBytes(input: InputFile): AsyncIterable<Uint8Array> {
 export const diskHandle = (input: InputFile): InputHandle | null => (input.disk ? { path: input.disk } : null);
 
 /** An Engine under Node reading inputs from disk, over `db` (a DuckDB of its own unless given). */
-export function openNodeEngine(csvMappings?: CsvMappings, db: Promise<Db> = openNodeDb()): Engine {
-  return new Engine(db, { parseHere: diskParser(csvMappings), bytesOf: diskBytes, handleOf: diskHandle });
+export function openNodeEngine(csvMappings: CsvMappings = {}, db: Promise<Db> = openNodeDb()): Engine {
+  return new Engine(db, {
+    parseHere: diskParser(csvMappings),
+    bytesOf: diskBytes,
+    handleOf: diskHandle,
+    rereadOptionsOf: (input) => diskReadOptions(input, csvMappings) ?? {},
+  });
 }
 
 /**
