@@ -10,7 +10,7 @@ import { boundsOf, encodeHistogramV2Compressed } from '../model/hdr-codec.ts';
 import { IntervalRecorder, largestExactValue, type ClosedInterval } from '../model/interval-recorder.ts';
 import { dirName, normalisePath } from '../model/naming.ts';
 import type { HdrPrecision, LatencyUnit, ParseIssue, RawSeries, SampleCountColumns } from '../model/types.ts';
-import { display, fileRandomAccess, walk } from '../engine/node-inputs.ts';
+import { display, fileRandomAccess, walk } from '../engine/node-files.ts';
 import { reportProblems } from './run-main.ts';
 
 export const USAGE = `usage: benchlens reduce --out DIR [--precision 3] [--interval 1] [--window 10] [--json]

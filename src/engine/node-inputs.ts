@@ -1,7 +1,7 @@
-import { createReadStream, statSync } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { RandomAccessInput } from '../formats/parquet.ts';
+import { display, fileRandomAccess, streamFile, walk } from './node-files.ts';
 import type { CsvMappings } from '../formats/csv-mapping.ts';
 import { CancelledError, isFailed, readFile } from '../formats/read-file.ts';
 import type { Db, InputHandle } from './db.ts';
@@ -19,49 +19,6 @@ import type { Reread } from './request-rows.ts';
  * ignored rather than as errors, as a dropped folder's are in the app; a file named explicitly
  * must be readable. Files are parsed in this thread (there are no parse workers here).
  */
-
-export async function* streamFile(file: string): AsyncIterable<Uint8Array> {
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Uint8Array;
-}
-
-export async function walk(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const out: string[] = [];
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (e.name.startsWith('.')) continue;
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await walk(full)));
-    else if (e.isFile()) out.push(full);
-  }
-  return out;
-}
-
-/** Paths are reported relative to the working directory, with `/` separators. */
-export function display(file: string): string {
-  return path.relative(process.cwd(), file).split(path.sep).join('/') || file;
-}
-
-/** A file on disk read by byte ranges (a Parquet file's footer, then its row groups' columns). */
-export function fileRandomAccess(file: string, size: number): () => Promise<RandomAccessInput> {
-  return async () => ({
-    size,
-    async read(start: number, end: number): Promise<Uint8Array> {
-      const handle = await open(file, 'r');
-      try {
-        const bytes = new Uint8Array(Math.max(0, Math.min(end, size) - start));
-        let at = 0;
-        while (at < bytes.length) {
-          const { bytesRead } = await handle.read(bytes, at, bytes.length - at, start + at);
-          if (bytesRead === 0) throw new Error(`${file} ends at byte ${start + at}, before ${end}: it changed while it was read`);
-          at += bytesRead;
-        }
-        return bytes;
-      } finally {
-        await handle.close();
-      }
-    },
-  });
-}
 
 /**
  * The inputs behind command-line paths, in order: a folder's files (walked, sorted), a file as

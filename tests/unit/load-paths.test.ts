@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { display } from '../../src/engine/node-inputs.ts';
+import { display } from '../../src/engine/node-files.ts';
 import { loadFiles } from './helpers/engine-load.ts';
 import { isManifest } from '../../src/state/folder-listing.ts';
 

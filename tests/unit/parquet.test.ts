@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFiles } from './helpers/engine-load.ts';
-import { fileRandomAccess } from '../../src/engine/node-inputs.ts';
+import { fileRandomAccess } from '../../src/engine/node-files.ts';
 import { type Analysis } from '../../src/engine/analyse.ts';
 import { readParquet, type RandomAccessInput } from '../../src/formats/parquet.ts';
 import { PERCENTILE_KEYS } from '../../src/model/percentiles.ts';
