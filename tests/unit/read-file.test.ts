@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hgrmFormat } from '../../src/formats/hgrm.ts';
-import { isFailed, isUnrecognised, oneChunk, readFile, readText, type FileOutcome, type FailedFile } from '../../src/formats/read-file.ts';
+import { inChunks, isFailed, isUnrecognised, oneChunk, readFile, readText, type FileOutcome, type FailedFile } from '../../src/formats/read-file.ts';
 
 /**
  * The kind of a failed file is set where the failure is made, and callers (the app's and the CLI's
@@ -76,4 +76,27 @@ describe('a failed file says what kind of failure it is', () => {
     expect(o.errors[0]?.message).toBe('run/a.hgrm could not be read because of an internal error (TypeError: a parser bug)');
     expect(isUnrecognised(o)).toBe(false);
   });
+});
+
+describe('a file handed over in one large chunk', () => {
+  // The head is gathered 64 KiB at a time: a chunk holding far more is cut into pieces, at places
+  // that fall inside a character, inside a line, and inside the leading blank lines.
+  const rows = Array.from({ length: 12_000 }, (_, i) => (i % 997 === 5 ? `RÉAD,1795255946${String(i % 1000).padStart(3, '0')},${i}` : `READ,1795255946${String(i % 1000).padStart(3, '0')},${(i * 7919) % 50_000}`));
+  const text = `${'\n'.repeat(70_000)}READ latency raw data: op, timestamp(ms), latency(us)\n${rows.join('\n')}\n`;
+  const encodings: [string, (t: string) => Uint8Array][] = [
+    ['UTF-8 (read from bytes)', (t) => new TextEncoder().encode(t)],
+    ['UTF-16LE (read as text)', (t) => new Uint8Array(Buffer.from(`\uFEFF${t}`, 'utf16le'))],
+  ];
+  for (const [name, encode] of encodings) {
+    it(`reads as it does in small chunks: ${name}`, async () => {
+      const data = encode(text);
+      expect(data.length).toBeGreaterThan(3 * 64 * 1024);
+      const whole = await readFile('c.csv', oneChunk(data));
+      const pieces = await readFile('c.csv', inChunks(data, 1_000));
+      if (isFailed(whole)) throw new Error(whole.errors[0]?.message);
+      expect(whole.series.map((s) => [s.op, s.kind === 'raw' ? s.samples : 0])).toEqual([['READ', 12_000 - 13]]);
+      expect(whole.errors.filter((e) => e.line > 0)).toHaveLength(13);
+      expect(whole).toEqual(pieces);
+    });
+  }
 });
