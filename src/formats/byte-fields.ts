@@ -22,12 +22,15 @@ export function textOf(bytes: Uint8Array, start: number, end: number): string {
 export class RowFields {
   readonly bounds: Int32Array;
   count = 0;
+  /** The highest byte `split` looks at: the delimiter, the quote or a line end. */
+  private readonly above: number;
 
   constructor(
     private readonly delimiter: number,
     readonly room: number,
   ) {
     this.bounds = new Int32Array(2 * room);
+    this.above = Math.max(delimiter, 34, 13);
   }
 
   /** Splits the line bytes[start, end); its field count, or -1. */
@@ -49,11 +52,14 @@ export class RowFields {
     const b = this.bounds;
     const delimiter = this.delimiter;
     const room = this.room;
+    const above = this.above;
     let fields = 0;
     let from = start;
     let i = start;
     for (; i < limit; i++) {
       const c = bytes[i]!;
+      // Letters, digits and most punctuation: one comparison for nearly every byte of a row.
+      if (c > above) continue;
       if (c === delimiter) {
         if (fields === room) return -1;
         b[2 * fields] = from;
