@@ -1,5 +1,5 @@
 import { hdrLayout, type HdrLayout } from '../model/hdr-layout.ts';
-import type { BucketCounts, HdrPrecision } from '../model/types.ts';
+import type { BucketCounts, HdrPrecision, SparseHistogram } from '../model/types.ts';
 
 const INITIAL_CAPACITY = 1 << 10;
 /** Exact values summed densely are below this (2^18: raw µs latencies up to ~262 ms; ~2 MB at most). */
@@ -215,6 +215,15 @@ export class BucketSum {
     return this.drain(out);
   }
 
+  /** Drains the sum as a histogram in order (see inOrder), in columns of exactly its size. */
+  drainInOrder(): SparseHistogram {
+    const total = this.total;
+    const size = this.size;
+    const out = bucketColumns(size);
+    if (this.drainSorted(out)) return { lo: out.lo, width: out.width, count: out.n, totalCount: total };
+    return inOrder(this.drain(out).columns, 0, size);
+  }
+
   /**
    * As drain, for a sum that holds only buckets of its precision (added with addIndexed): their
    * counts indices and counts.
@@ -291,4 +300,107 @@ function hash(lo: number, width: number): number {
   let h = Math.imul(v ^ Math.imul(width | 0, 0x27d4eb2d), 0x9e3779b1);
   h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
   return h ^ (h >>> 13);
+}
+
+/**
+ * Buckets `start`..`end-1` of some columns as a histogram *in order*: ascending lo, of two buckets
+ * of one value the narrower first, empty buckets left out, in columns of exactly their size.
+ */
+export function inOrder({ lo, width, n }: BucketColumns, start: number, end: number): SparseHistogram {
+  const order = orderByLo(lo.subarray(start, end));
+  const out = bucketColumns(order.length);
+  let length = 0;
+  let total = 0;
+  for (const k of order) {
+    const r = start + k;
+    const count = n[r] as number;
+    if (count === 0) continue;
+    out.lo[length] = lo[r] as number;
+    out.width[length] = width[r] as number;
+    out.n[length] = count;
+    total += count;
+    // Buckets of one value in two widths (series of different precision, or raw values): narrower first.
+    for (let j = length; j > 0 && out.lo[j] === out.lo[j - 1] && (out.width[j] as number) < (out.width[j - 1] as number); j--) {
+      for (const column of [out.width, out.n]) [column[j], column[j - 1]] = [column[j - 1] as number, column[j] as number];
+    }
+    length++;
+  }
+  return exactly(out, length, total);
+}
+
+/**
+ * Two histograms in order as one, in order: a bucket in both has their counts added. What a sum and
+ * a sort give, at the cost of a pass over both: whole-series sums are kept in order for this.
+ */
+export function mergeInOrder(a: SparseHistogram, b: SparseHistogram): SparseHistogram {
+  const out = bucketColumns(a.lo.length + b.lo.length);
+  let i = 0;
+  let j = 0;
+  let length = 0;
+  while (i < a.lo.length || j < b.lo.length) {
+    // Which comes first: a's bucket (< 0), b's (> 0), or the same bucket in both (0).
+    const d = j === b.lo.length ? -1 : i === a.lo.length ? 1 : (a.lo[i] as number) - (b.lo[j] as number) || (a.width[i] as number) - (b.width[j] as number);
+    if (d <= 0) {
+      out.lo[length] = a.lo[i] as number;
+      out.width[length] = a.width[i] as number;
+      out.n[length] = (a.count[i++] as number) + (d === 0 ? (b.count[j++] as number) : 0);
+    } else {
+      out.lo[length] = b.lo[j] as number;
+      out.width[length] = b.width[j] as number;
+      out.n[length] = b.count[j++] as number;
+    }
+    length++;
+  }
+  return exactly(out, length, a.totalCount + b.totalCount);
+}
+
+/** The first `length` buckets of `columns` as a histogram, in columns of exactly that size. */
+function exactly(columns: BucketColumns, length: number, totalCount: number): SparseHistogram {
+  if (length === columns.lo.length) return { lo: columns.lo, width: columns.width, count: columns.n, totalCount };
+  return { lo: columns.lo.slice(0, length), width: columns.width.slice(0, length), count: columns.n.slice(0, length), totalCount };
+}
+
+/** Row numbers in ascending `lo`, rows of one `lo` in row order: bucket bounds, nearly always whole numbers. */
+export function orderByLo(lo: Float64Array): Uint32Array {
+  const rows = lo.length;
+  // Each key is lo with the row number in its low bits: exact in a double while lo < 2^(53 − bits).
+  const scale = 2 ** Math.ceil(Math.log2(rows + 1));
+  const limit = Number.MAX_SAFE_INTEGER / scale;
+  const keys = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const v = lo[r] as number;
+    // A fraction (raw values in a unit finer than their digits) would mix with the row number, and
+    // large values (ns of seconds) leave it no bits.
+    if (!(v >= 0 && v < limit && Number.isInteger(v))) return orderBySortedValues(lo);
+    keys[r] = v * scale + r;
+  }
+  keys.sort();
+  const order = new Uint32Array(rows);
+  for (let i = 0; i < rows; i++) order[i] = (keys[i] as number) % scale;
+  return order;
+}
+
+/**
+ * The same order for any values: sorted by the engine's numeric sort (no comparator called per
+ * pair, which costs seconds for millions of rows), each row then placed after those of its value
+ * placed before it, from the value's first place, found by bisection.
+ */
+function orderBySortedValues(lo: Float64Array): Uint32Array {
+  const rows = lo.length;
+  const sorted = Float64Array.from(lo).sort();
+  const order = new Uint32Array(rows);
+  /** Rows placed so far at each value's first place. */
+  const placed = new Uint32Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const v = lo[r] as number;
+    let a = 0;
+    let b = rows;
+    while (a < b) {
+      const m = (a + b) >>> 1;
+      if ((sorted[m] as number) < v) a = m + 1;
+      else b = m;
+    }
+    order[a + placed[a]!++] = r;
+  }
+  return order;
 }

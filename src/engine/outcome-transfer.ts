@@ -59,7 +59,11 @@ export function packOutcome(outcome: FileOutcome, levels?: (PrebuiltLevels | nul
         return s;
     }
   });
-  for (const built of levels ?? []) for (const level of built?.levels ?? []) for (const column of [level.secs, level.starts, level.keys, level.n]) transfer.add(column.buffer as ArrayBuffer);
+  for (const built of levels ?? []) {
+    if (!built) continue;
+    for (const level of built.levels) for (const column of [level.secs, level.starts, level.keys, level.n]) transfer.add(column.buffer as ArrayBuffer);
+    for (const column of [built.whole.lo, built.whole.width, built.whole.count]) transfer.add(column.buffer as ArrayBuffer);
+  }
   return { packed: { ...outcome, series, ...(levels ? { levels } : {}) }, transfer: [...transfer] };
 }
 

@@ -1,6 +1,6 @@
 import { mergeCounted, type CountedSamples } from '../formats/sample-counter.ts';
-import type { HistogramSeries, LatencySeries, ParsedFile, RawSeries } from '../model/types.ts';
-import { BucketSum } from './bucket-sum.ts';
+import type { HistogramSeries, LatencySeries, ParsedFile, RawSeries, SparseHistogram } from '../model/types.ts';
+import { BucketSum, mergeInOrder } from './bucket-sum.ts';
 import { BLOCK_SIZES, SecondCells, TimeLevels, type LevelColumns } from './second-cells.ts';
 
 /**
@@ -16,6 +16,8 @@ import { BLOCK_SIZES, SecondCells, TimeLevels, type LevelColumns } from './secon
 export interface PrebuiltLevels {
   sizes: readonly number[];
   levels: LevelColumns[];
+  /** The series summed over all time, in order (TimeLevels.wholeSum): sorted here, not on the engine worker. */
+  whole: SparseHistogram;
 }
 
 type TimedSeries = HistogramSeries | RawSeries;
@@ -31,7 +33,8 @@ export function buildLevels(file: ParsedFile): (PrebuiltLevels | null)[] {
   return file.series.map((s) => {
     if (!isTimed(s)) return null;
     const seconds = s.kind === 'histogram' ? SecondCells.ofHistograms(s) : SecondCells.ofRaw(s);
-    return { sizes: BLOCK_SIZES, levels: [...TimeLevels.build(seconds, BLOCK_SIZES, sum).blockColumns] };
+    const levels = TimeLevels.build(seconds, BLOCK_SIZES, sum);
+    return { sizes: BLOCK_SIZES, levels: [...levels.blockColumns], whole: levels.wholeSum(sum) };
   });
 }
 
@@ -45,11 +48,11 @@ export function levelsAttachedTo(series: LatencySeries): PrebuiltLevels | null {
 }
 
 /** The levels built for `series` in block sizes `sizes`, handed over once; null when there are none such. */
-export function takePrebuiltLevels(series: TimedSeries, sizes: readonly number[]): LevelColumns[] | null {
+export function takePrebuiltLevels(series: TimedSeries, sizes: readonly number[]): PrebuiltLevels | null {
   const prebuilt = waiting.get(series);
   if (!prebuilt) return null;
   waiting.delete(series);
-  return sameSizes(prebuilt.sizes, sizes) ? prebuilt.levels : null;
+  return sameSizes(prebuilt.sizes, sizes) ? prebuilt : null;
 }
 
 /**
@@ -65,7 +68,7 @@ export function mergeLevels(a: PrebuiltLevels, b: PrebuiltLevels): PrebuiltLevel
     if (!y || !(x.keys instanceof Float64Array) || !(y.keys instanceof Float64Array)) return null;
     levels.push(levelOf(mergeCounted(countedOf(x), countedOf(y))));
   }
-  return { sizes: a.sizes, levels };
+  return { sizes: a.sizes, levels, whole: mergeInOrder(a.whole, b.whole) };
 }
 
 /** A level's blocks as counts per (block, value), the shape mergeCounted merges. */

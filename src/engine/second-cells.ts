@@ -1,4 +1,4 @@
-import type { BucketCounts, HdrPrecision, HistogramSeries, RawSeries } from '../model/types.ts';
+import type { BucketCounts, HdrPrecision, HistogramSeries, RawSeries, SparseHistogram } from '../model/types.ts';
 import { hdrLayout, type HdrLayout } from '../model/hdr-layout.ts';
 import { bucketColumns, indexedColumns, type BucketSum } from './bucket-sum.ts';
 
@@ -151,13 +151,33 @@ export class TimeLevels {
     private readonly sizes: readonly number[],
     /** The columns of the levels above seconds, as built: what a parse worker hands on. */
     readonly blockColumns: readonly LevelColumns[],
+    /** Every bucket summed over all time, once summed (see wholeSum). */
+    private whole: SparseHistogram | null = null,
   ) {}
 
-  /** The levels above `seconds` from their columns, as `blockColumns` gave them for `blockSizes`. */
-  static ofColumns(seconds: SecondCells, blockSizes: readonly number[], columns: readonly LevelColumns[]): TimeLevels {
+  /**
+   * The levels above `seconds` from their columns, as `blockColumns` gave them for `blockSizes`,
+   * and their sum over all time when it was made with them.
+   */
+  static ofColumns(seconds: SecondCells, blockSizes: readonly number[], columns: readonly LevelColumns[], whole: SparseHistogram | null = null): TimeLevels {
     if (columns.length !== blockSizes.length) throw new RangeError(`${columns.length} levels of blocks for ${blockSizes.length} block sizes`);
     const levels = columns.map((c) => SecondCells.ofColumns(c.secs, c.starts, c.keys, c.n, seconds.precision));
-    return new TimeLevels([seconds, ...levels], [1, ...blockSizes], columns);
+    return new TimeLevels([seconds, ...levels], [1, ...blockSizes], columns, whole);
+  }
+
+  /**
+   * Every bucket of the series summed over all time, untimed values too, as a histogram in order
+   * (bucket-sum.ts inOrder): summed from the coarsest blocks once, then kept. In order, the whole
+   * sums of several series merge without a hash table or a sort.
+   */
+  wholeSum(sum: BucketSum): SparseHistogram {
+    if (this.whole) return this.whole;
+    const { seconds, top } = this;
+    sum.usePrecision(seconds.precision);
+    top.addTo(sum, 0, top.pieces);
+    if (seconds.untimed) sum.add(seconds.untimed.value, null, seconds.untimed.n, 0, seconds.untimed.n.length);
+    this.whole = sum.drainInOrder();
+    return this.whole;
   }
 
   static build(seconds: SecondCells, blockSizes: readonly number[], sum: BucketSum): TimeLevels {

@@ -21,11 +21,12 @@ import type {
   RawSeries,
   StatusPoint,
   PrintedSeries,
+  SparseHistogram,
   YcsbCommandLine,
 } from '../model/types.ts';
 import { snapshotBuckets, type Snapshot, type SnapshotOp, type SnapshotRun } from '../state/snapshot.ts';
 import type { Db } from './db.ts';
-import { bucketColumns, BucketSum, type BucketColumns } from './bucket-sum.ts';
+import { BucketSum, inOrder } from './bucket-sum.ts';
 import { SCHEMA_SQL } from './schema.ts';
 import { BLOCK_SIZES, SecondCells, TimeLevels } from './second-cells.ts';
 import { takePrebuiltLevels } from './prebuilt-levels.ts';
@@ -112,7 +113,7 @@ export class Store {
    * Each series' buckets summed over all time, by series id: what `series_buckets` holds, kept
    * here too for the figures over all time, which need them every time the summary is drawn.
    */
-  private readonly wholeSums = new Map<number, BucketColumns>();
+  private readonly wholeSums = new Map<number, SparseHistogram>();
   /** Each timed series' buckets by second and by block, by series id: the worker's copy. */
   private readonly levels = new Map<number, TimeLevels>();
   /**
@@ -199,8 +200,8 @@ export class Store {
     this.levels.get(id)?.addRange(sum, a, z);
   }
 
-  /** Series `id`'s buckets summed over all time; null for a series without latency buckets. */
-  wholeSum(id: number): BucketColumns | null {
+  /** Series `id`'s buckets summed over all time, in order (bucket-sum.ts inOrder); null for a series without latency buckets. */
+  wholeSum(id: number): SparseHistogram | null {
     return this.wholeSums.get(id) ?? null;
   }
 
@@ -222,7 +223,7 @@ export class Store {
     if (!levels) {
       const seconds = series.kind === 'histogram' ? SecondCells.ofHistograms(series) : SecondCells.ofRaw(series);
       const prebuilt = takePrebuiltLevels(series, this.workerBlockSizes);
-      levels = prebuilt ? TimeLevels.ofColumns(seconds, this.workerBlockSizes, prebuilt) : TimeLevels.build(seconds, this.workerBlockSizes, this.sum);
+      levels = prebuilt ? TimeLevels.ofColumns(seconds, this.workerBlockSizes, prebuilt.levels, prebuilt.whole) : TimeLevels.build(seconds, this.workerBlockSizes, this.sum);
       this.levelsBySeries.set(series, levels);
     }
     return levels;
@@ -236,16 +237,11 @@ export class Store {
    */
   private addTimed(id: number, series: HistogramSeries | RawSeries): SecondCells {
     const levels = this.levelsOf(series);
-    const seconds = levels.seconds;
     this.levels.set(id, levels);
-    const sum = this.sum;
-    sum.usePrecision(seconds.precision);
-    levels.top.addTo(sum, 0, levels.top.pieces);
-    if (seconds.untimed) sum.add(seconds.untimed.value, null, seconds.untimed.n, 0, seconds.untimed.n.length);
-    const { columns, length } = sum.drain(bucketColumns(sum.size));
-    this.buckets.add(id, columns.lo, columns.width, columns.n, 0, length);
-    this.wholeSums.set(id, columns);
-    return seconds;
+    const whole = levels.wholeSum(this.sum);
+    this.buckets.add(id, whole.lo, whole.width, whole.count, 0, whole.lo.length);
+    this.wholeSums.set(id, whole);
+    return levels.seconds;
   }
 
   /** `compute()`, kept until the data changes: for figures that do not depend on the view (time extents). */
@@ -409,9 +405,8 @@ export class Store {
           naive: o.naive,
         });
         // A comparison's latency data has no time: one cell per bucket.
-        const kept = [...b.count.keys()].filter((i) => (b.count[i] as number) > 0);
-        const whole = { lo: Float64Array.from(kept, (i) => b.lo[i] as number), width: Float64Array.from(kept, (i) => b.width[i] as number), n: Float64Array.from(kept, (i) => b.count[i] as number) };
-        this.buckets.add(id, whole.lo, whole.width, whole.n, 0, kept.length);
+        const whole = inOrder({ lo: Float64Array.from(b.lo), width: Float64Array.from(b.width), n: Float64Array.from(b.count) }, 0, b.count.length);
+        this.buckets.add(id, whole.lo, whole.width, whole.count, 0, whole.lo.length);
         this.wholeSums.set(id, whole);
       }
       const t = r.throughputPerSecond;

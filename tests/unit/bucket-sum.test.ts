@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../scripts/generate-data.ts';
-import { BucketSum, bucketColumns, indexedColumns } from '../../src/engine/bucket-sum.ts';
+import { BucketSum, bucketColumns, indexedColumns, inOrder, mergeInOrder } from '../../src/engine/bucket-sum.ts';
 import { hdrLayout, HdrLayout } from '../../src/model/hdr-layout.ts';
 import type { HdrPrecision } from '../../src/model/types.ts';
 
@@ -135,5 +135,66 @@ describe('BucketSum', () => {
     const sum = new BucketSum();
     sum.add(Float64Array.of(1), null, Float64Array.of(1), 0, 1);
     expect(() => sum.usePrecision({ significantDigits: 2, lowestDiscernibleValue: 1 })).toThrow(/only between sums/);
+  });
+});
+
+describe('histograms in order', () => {
+  /** Buckets of kinds that take each path: small whole values (dense), fractions, ns-sized values, one value in two widths. */
+  function batch(rand: () => number, size: number): { lo: Float64Array; width: Float64Array; n: Float64Array } {
+    const lo = new Float64Array(size);
+    const width = new Float64Array(size);
+    const n = new Float64Array(size);
+    for (let i = 0; i < size; i++) {
+      const kind = Math.floor(rand() * 4);
+      lo[i] = kind === 0 ? Math.floor(rand() * 500) : kind === 1 ? Math.floor(rand() * 50) + 0.5 : kind === 2 ? 1e9 + Math.floor(rand() * 300) : Math.floor(rand() * 40) * 4;
+      width[i] = kind === 3 ? (rand() < 0.5 ? 4 : 1) : 1;
+      n[i] = Math.floor(rand() * 3);
+    }
+    return { lo, width, n };
+  }
+  const inOrderOf = (sums: Map<string, number>) =>
+    [...sums]
+      .map(([key, n]) => [...key.split('/').map(Number), n] as [number, number, number])
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const rows = (h: { lo: Float64Array; width: Float64Array; count: Float64Array }) => [...h.lo].map((lo, i) => [lo, h.width[i], h.count[i]]);
+
+  it('a sum drained in order is ascending lo, the narrower bucket of a value first, without empty buckets', () => {
+    const rand = prng(7);
+    for (const size of [0, 1, 30, 2000]) {
+      const b = batch(rand, size);
+      const sum = new BucketSum();
+      sum.add(b.lo, b.width, b.n, 0, size);
+      const h = sum.drainInOrder();
+      const expected = inOrderOf(reference([{ lo: [...b.lo], width: [...b.width], n: [...b.n] }]));
+      expect(rows(h)).toEqual(expected);
+      expect(h.totalCount).toBe(b.n.reduce((a, c) => a + c, 0));
+      expect(h.lo.length).toBe(expected.length);
+    }
+  });
+
+  it('merging histograms in order gives what summing their buckets gives', () => {
+    const rand = prng(11);
+    for (let trial = 0; trial < 20; trial++) {
+      const batches = Array.from({ length: 1 + Math.floor(rand() * 5) }, () => batch(rand, Math.floor(rand() * 400)));
+      const each = batches.map((b) => {
+        const sum = new BucketSum();
+        sum.add(b.lo, b.width, b.n, 0, b.lo.length);
+        return sum.drainInOrder();
+      });
+      const merged = each.reduce((a, b) => mergeInOrder(a, b));
+      expect(rows(merged)).toEqual(inOrderOf(reference(batches.map((b) => ({ lo: [...b.lo], width: [...b.width], n: [...b.n] })))));
+      expect(merged.totalCount).toBe(each.reduce((a, h) => a + h.totalCount, 0));
+    }
+  });
+
+  it('inOrder orders any buckets so', () => {
+    const rand = prng(13);
+    const b = batch(rand, 3000);
+    const h = inOrder(b, 100, 2500);
+    const slice = { lo: [...b.lo.subarray(100, 2500)], width: [...b.width.subarray(100, 2500)], n: [...b.n.subarray(100, 2500)] };
+    // One bucket per (lo, width) here only after summing: compare with the sum, row for row where unique.
+    const summed = inOrderOf(reference([slice]));
+    expect(new Set(rows(h).map(([lo, w]) => `${lo}/${w}`))).toEqual(new Set(summed.map(([lo, w]) => `${lo}/${w}`)));
+    for (let i = 1; i < h.lo.length; i++) expect(h.lo[i - 1]! < h.lo[i]! || (h.lo[i - 1] === h.lo[i] && h.width[i - 1]! <= h.width[i]!)).toBe(true);
   });
 });

@@ -168,10 +168,14 @@ describe('a file read in parts', () => {
         if (s.kind !== 'raw') throw new Error('raw series expected');
         const prebuilt = takePrebuiltLevels(s, BLOCK_SIZES);
         expect(prebuilt, `${parts} parts, ${s.op}`).not.toBeNull();
-        const built = TimeLevels.build(SecondCells.ofRaw(s), BLOCK_SIZES, new BucketSum()).blockColumns;
-        expect(cells(prebuilt!)).toEqual(cells(built));
+        const sum = new BucketSum();
+        const built = TimeLevels.build(SecondCells.ofRaw(s), BLOCK_SIZES, sum);
+        expect(cells(prebuilt!.levels)).toEqual(cells(built.blockColumns));
         // Blocks in second order, each once.
-        for (const level of prebuilt!) expect([...level.secs]).toEqual([...new Set(level.secs)].sort((a, b) => a - b));
+        for (const level of prebuilt!.levels) expect([...level.secs]).toEqual([...new Set(level.secs)].sort((a, b) => a - b));
+        // The parts' sums over all time merged: the sum of the whole series, in the same order.
+        expect(prebuilt!.whole).toEqual(built.wholeSum(sum));
+        expect(prebuilt!.whole.totalCount).toBe(s.samples);
       }
     }
   });
