@@ -4,7 +4,7 @@
  * blocks, its extent, DuckDB's tables, or the rows waiting for DuckDB to start); split, each part
  * would walk the series again.
  */
-import { tableFromArrays, tableToIPC, type Table } from 'apache-arrow';
+import { tableFromArrays, type Table } from 'apache-arrow';
 import { Float64Column } from '../formats/growable.ts';
 import type { RunData } from '../model/grouping.ts';
 import { opKind } from '../model/naming.ts';
@@ -127,10 +127,14 @@ export class Store {
   private rawExtents = this.emptyRawExtents();
   private rawSeconds = this.emptyRawSeconds();
 
-  /** DuckDB, once attached; until then the rows for it wait in `pending`. */
+  /** DuckDB, once attached. */
   private attachedDb: Db | null = null;
-  /** Rows for DuckDB gathered before it was attached, as Arrow IPC streams, in insertion order. */
-  private pending: { table: string; ipc: Uint8Array }[] = [];
+  /**
+   * Rows for DuckDB not yet in it, in insertion order: they go in when DuckDB is next asked
+   * something (`db`), not while a load's figures are computed — taking in a run's buckets costs
+   * DuckDB-WASM 0.1–0.3 s, on the thread the summary waits for.
+   */
+  private pending: { table: string; data: Table }[] = [];
   /** Each timed series' first and last instant (µs), by series id: what its intervals or raw extent cover. */
   private readonly extents = new Map<number, SeriesExtent>();
 
@@ -149,27 +153,26 @@ export class Store {
 
   /** DuckDB, with every row added so far; throws before `attach` (ask the Engine for an attached store). */
   get db(): Db {
-    if (!this.attachedDb) throw new Error('the query engine has not started yet');
-    return this.attachedDb;
+    const db = this.attachedDb;
+    if (!db) throw new Error('the query engine has not started yet');
+    for (const { table, data } of this.pending.splice(0)) db.insert(table, data, false);
+    return db;
   }
 
   get attached(): boolean {
     return this.attachedDb !== null;
   }
 
-  /** Hands the store to DuckDB: creates its tables and appends the rows gathered before it started. */
+  /** Hands the store to DuckDB: creates its tables; the rows gathered so far go in when it is first asked something. */
   attach(db: Db): void {
     if (this.attachedDb) throw new Error('the store already has its DuckDB');
     for (const sql of SCHEMA_SQL) db.exec(sql);
-    for (const { table, ipc } of this.pending.splice(0)) db.insertIPC(table, ipc);
     this.attachedDb = db;
   }
 
-  /** Appends rows to a DuckDB table now, or once DuckDB is attached (copied: the columns may be reused). */
+  /** Appends rows to a DuckDB table when DuckDB is next asked something; `data` must not change meanwhile. */
   private insert(table: string, data: Table): void {
-    if (data.numRows === 0) return;
-    if (this.attachedDb) this.attachedDb.insert(table, data, false);
-    else this.pending.push({ table, ipc: tableToIPC(data, 'stream') });
+    if (data.numRows > 0) this.pending.push({ table, data });
   }
 
   /** Series `id`'s first and last instant in µs; null for a series with no time. */
@@ -476,8 +479,13 @@ export class Store {
   private flushBuckets(): void {
     const taken = this.buckets.take();
     if (!taken) return;
+    // Copies: the batch's columns are reused before DuckDB takes these rows in.
+    const owned = (column: Float64Array): Int32Array | Float64Array => {
+      const narrowed = int32IfExact(column);
+      return narrowed === column ? column.slice() : narrowed;
+    };
     const { series_id, lo, width, n } = taken;
-    this.insert('series_buckets', tableFromArrays({ series_id, lo: int32IfExact(lo), width: int32IfExact(width), n: int32IfExact(n) }));
+    this.insert('series_buckets', tableFromArrays({ series_id: series_id.slice(), lo: owned(lo), width: owned(width), n: owned(n) }));
   }
   private emptyIntervals() {
     return { series: new Float64Column(), start: new Float64Column(), length: new Float64Column(), n: new Float64Column() };
