@@ -53,7 +53,7 @@ export const MAX_TIMELINE_BUCKETS = 100_000;
 /** Dense arrays for each group, from its first to its last second, bucketed to at most MAX_TIMELINE_BUCKETS entries. */
 export function throughputSeries(store: Store, seriesFilter: (runId: number) => boolean = () => true): Map<number, ThroughputSeries> {
   const timed = timelineSeries(store.series.filter((s) => seriesFilter(s.runId)));
-  const rows = countsPerSecond(store.db, { seriesIds: timed.map((s) => s.id), groups: timed.map((s) => s.runId) });
+  const rows = countsPerSecond(store, { seriesIds: timed.map((s) => s.id), groups: timed.map((s) => s.runId) });
   const byGroup = new Map<number, SecondCounts[]>();
   for (const r of rows) {
     const list = byGroup.get(r.g);

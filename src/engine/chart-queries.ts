@@ -9,8 +9,9 @@ import { DISTRIBUTION_PERCENTILES } from '../model/percentiles.ts';
 /**
  * Data for the time-based and distribution charts, aggregated in the worker so that no series
  * carries more than `maxPoints` points whatever the input size (time buckets widen as runs get
- * longer): throughput counts in SQL over DuckDB's `intervals` and `raw_seconds`, latencies merged
- * per time bucket from the worker's per-second buckets (group-merge.ts `mergeHistograms`).
+ * longer): throughput from the store's counts by second (group-merge.ts `countsPerSecond`),
+ * latencies merged per time bucket from the worker's per-second buckets (`mergeHistograms`).
+ * None of them asks DuckDB: the first charts never wait for it to start.
  */
 
 export type ChartQuery =
@@ -87,14 +88,13 @@ function mergedOverTime(store: Store, sel: Selection, bucketS: number): MergedHi
 }
 
 export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
-  const db = store.db;
   if (q.kind === 'throughput-over-time') {
     // Failed operations are shown under the operation they belong to (READ-FAILED → READ).
     const runs = new Set(q.runIds);
     const series = timelineSeries(store.series.filter((s) => runs.has(s.runId)));
     const { sel, keys } = groupByRunOp(series, (s) => s.op.replace(/-FAILED$/i, ''));
     const { bucketS, startS } = bucketFor(store, series, q.maxPoints);
-    const rows = countsPerSecond(db, sel, bucketS);
+    const rows = countsPerSecond(store, sel, bucketS);
     const ok = new Map<number, TimeSeries>();
     const failed = new Map<number, TimeSeries>();
     for (const r of rows) {

@@ -20,18 +20,24 @@ export class EngineClient {
   private readonly worker: Worker;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** Settles when DuckDB is asked to start: only when a question needs it or the engine is idle. */
+  readonly starting: Promise<void>;
+  /** DuckDB's start-up time (ms), once it has started. */
   readonly ready: Promise<number>;
 
   constructor() {
     this.worker = new Worker(new URL('../workers/engine-worker.ts', import.meta.url), { type: 'module', name: 'benchlens-engine' });
     let resolveReady: (ms: number) => void = () => {};
     let rejectReady: (e: Error) => void = () => {};
+    let resolveStarting: () => void = () => {};
+    this.starting = new Promise((res) => (resolveStarting = res));
     this.ready = new Promise((res, rej) => {
       resolveReady = res;
       rejectReady = rej;
     });
     this.worker.onmessage = (event: MessageEvent<WorkerEvent>) => {
       const e = event.data;
+      if (e.type === 'db-starting') return resolveStarting();
       if (e.type === 'ready') return resolveReady(e.startupMs);
       if (e.type === 'fatal') return rejectReady(new Error(e.message));
       const p = this.pending.get(e.id);

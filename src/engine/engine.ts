@@ -35,9 +35,11 @@ import type { RunLabels } from '../state/view-state.ts';
  * Node input adapter (./node-inputs.ts). No module state, no DOM: what differs between the
  * browser and Node (how DuckDB starts, how an input is read, parse workers) is given to it.
  *
- * DuckDB is taken as a promise and waited for only by what needs it (throughput timelines, charts,
- * SQL): the store keeps its cells and computes the figures without it, so a load's summary never
- * waits for DuckDB to download or start.
+ * DuckDB is started only when something needs it (SQL over the results, a report, a link that
+ * carries the runs) or when the caller asks (`startDb`: the app's engine worker does once it is
+ * idle): the store keeps its cells and counts by second and computes the figures, the throughput
+ * timelines and the charts without it, so a load never waits for DuckDB to download or start, nor
+ * shares the cores with its start.
  */
 
 export interface EngineOptions {
@@ -108,24 +110,36 @@ export class Engine {
   private readonly handleOf: (input: InputFile) => InputHandle | null;
   private readonly bytesOf: (input: InputFile, signal: AbortSignal) => AsyncIterable<Uint8Array>;
   private readonly rereadOptionsOf: (input: InputFile) => Reread['options'];
-  /** The store with DuckDB attached, once DuckDB has started. */
-  private readonly withDb: Promise<Store>;
+  /** The store with DuckDB attached, once `startDb` has been called. */
+  private withDb: Promise<Store> | null = null;
 
-  /** `db`: DuckDB starting (in the background: nothing here waits for it that does not need it). */
+  /** `openDb`: starts DuckDB; called once, by the first question that needs it or by `startDb`. */
   constructor(
-    db: Promise<Db>,
+    private readonly openDb: () => Promise<Db>,
     private readonly options: EngineOptions = {},
   ) {
     this.parseHere = options.parseHere ?? parseHere;
     this.handleOf = options.handleOf ?? browserHandle;
     this.bytesOf = options.bytesOf ?? streamOf;
     this.rereadOptionsOf = options.rereadOptionsOf ?? browserReread;
-    this.withDb = db.then((started) => {
-      this.store.attach(started);
-      return this.store;
-    });
-    // A failure is reported to whoever asks a question that needs DuckDB, not as an unhandled rejection here.
-    this.withDb.catch(() => {});
+  }
+
+  /** Whether DuckDB has been asked to start (it may still be starting). */
+  get dbStarted(): boolean {
+    return this.withDb !== null;
+  }
+
+  /** Starts DuckDB unless it has been started: the store with DuckDB attached, once it has. */
+  startDb(): Promise<Store> {
+    if (!this.withDb) {
+      this.withDb = this.openDb().then((db) => {
+        this.store.attach(db);
+        return this.store;
+      });
+      // A failure is reported to whoever asks a question that needs DuckDB, not as an unhandled rejection here.
+      this.withDb.catch(() => {});
+    }
+    return this.withDb;
   }
 
   /** The parsed files loaded now. */
@@ -133,14 +147,14 @@ export class Engine {
     return this.parsed;
   }
 
-  /** The store with DuckDB attached (waits for DuckDB to start): for what asks DuckDB itself, such as a report. */
+  /** The store with DuckDB attached (starts DuckDB, waits for it): for what asks DuckDB itself, such as a report. */
   queryStore(): Promise<Store> {
-    return this.withDb;
+    return this.startDb();
   }
 
-  /** Every run's figures over `window`, with their throughput timelines (which need DuckDB). */
-  async analyse(window: AnalysisWindow = null): Promise<Analysis> {
-    return this.analyseNow(await this.withDb, window);
+  /** Every run's figures over `window`, with their throughput timelines. */
+  analyse(window: AnalysisWindow = null): Analysis {
+    return this.analyseNow(this.store, window);
   }
 
   private analyseNow(store: Store, window: AnalysisWindow, timelines: 'now' | 'pending' = 'now'): Analysis {
@@ -195,7 +209,7 @@ export class Engine {
     const { files, replace = true, window = null } = request;
     const signal = events.signal ?? never;
     // Cancelled while it waited behind another request: nothing read, nothing replaced.
-    if (signal.aborted) return { analysis: await this.analyse(window), loadedFiles: [], cancelled: true, unmapped: [] };
+    if (signal.aborted) return { analysis: this.analyse(window), loadedFiles: [], cancelled: true, unmapped: [] };
     if (request.regroup) this.regrouping = request.regroup;
     if (replace) this.forget();
     const loadedFiles: string[] = [];
@@ -276,22 +290,17 @@ export class Engine {
       this.parsed = [];
       this.store.clear();
       this.store.addSnapshot(snapshot);
-      return { analysis: analyseStore(await this.withDb, this.fileErrors, []), loadedFiles, cancelled, unmapped };
+      return { analysis: analyseStore(this.store, this.fileErrors, []), loadedFiles, cancelled, unmapped };
     }
     this.rebuild();
-    // The figures first, computed without DuckDB: the throughput timelines and their steps take as
-    // long again, and on a cold page DuckDB may still be starting.
-    const summary = this.analyseNow(this.store, window, 'pending');
-    events.onSummary?.(summary);
-    // Waiting for DuckDB to start ends with a cancel: a load that replaces this one's data, or
-    // includes it, need not wait behind it.
-    const store = await untilAborted(this.withDb, signal);
-    if (!store) return { analysis: summary, loadedFiles, cancelled: true, unmapped };
-    return { analysis: this.analyseNow(store, window), loadedFiles, cancelled, unmapped };
+    // The figures first: the throughput timelines and their steps follow, in a later message, so
+    // the table shows while they are computed.
+    events.onSummary?.(this.analyseNow(this.store, window, 'pending'));
+    return { analysis: this.analyseNow(this.store, window), loadedFiles, cancelled, unmapped };
   }
 
   /** Forms runs and operation names anew (a file moved to another run, a naming rule). */
-  async regroup(regroup: Regrouping, window: AnalysisWindow = null): Promise<Analysis> {
+  regroup(regroup: Regrouping, window: AnalysisWindow = null): Analysis {
     this.regrouping = regroup;
     this.rebuild();
     return this.analyse(window);
@@ -304,41 +313,39 @@ export class Engine {
     return true;
   }
 
-  async chart(query: ChartQuery): Promise<ChartResult> {
-    return runChartQuery(await this.withDb, query);
+  chart(query: ChartQuery): ChartResult {
+    return runChartQuery(this.store, query);
   }
 
   /** An A/B comparison; the window's figures come from the summary cache: the same numbers the table shows. */
-  async compare(request: CompareRequest): Promise<CompareResult> {
-    const store = await this.withDb;
-    return runCompare(store, this.analyseNow(store, request.window), request);
+  compare(request: CompareRequest): CompareResult {
+    return runCompare(this.store, this.analyseNow(this.store, request.window), request);
   }
 
-  async history(request: HistoryRequest): Promise<HistoryResult> {
-    const store = await this.withDb;
-    return runHistory(store, this.analyseNow(store, request.window), request);
+  history(request: HistoryRequest): HistoryResult {
+    return runHistory(this.store, this.analyseNow(this.store, request.window), request);
   }
 
   /** What a link or snapshot file carries: the runs named by `runKeys` (all when null). */
   async snapshot(runKeys: readonly string[] | null = null): Promise<{ snapshot: Snapshot; omitted: string[] }> {
-    const store = await this.withDb;
+    const store = await this.startDb();
     return buildSnapshot(store, analyseStore(store, [], []), runKeys ? new Set(runKeys) : undefined);
   }
 
   /** Replaces what is loaded with a snapshot (a link's or a file's). */
-  async loadSnapshot(snapshot: Snapshot): Promise<Analysis> {
+  loadSnapshot(snapshot: Snapshot): Analysis {
     this.parsed = [];
     this.fileErrors = [];
     this.ignored = [];
     this.store.clear();
     this.store.addSnapshot(snapshot);
-    return analyseStore(await this.withDb, [], []);
+    return analyseStore(this.store, [], []);
   }
 
   /** The user's SQL over the query tables, kept in step with this window and these labels. */
   async query(sql: string, options: { limit?: number; window?: AnalysisWindow; labels?: Record<string, RunLabels>; signal?: AbortSignal } = {}): Promise<QueryResult> {
     const { limit = Infinity, window = null, labels = {}, signal = never } = options;
-    const store = await this.withDb;
+    const store = await this.startDb();
     this.queryTables ??= new QueryTables(store.db);
     const files = this.parsed.map((f) => {
       const input = this.inputsByPath.get(f.path);
@@ -357,25 +364,6 @@ export class Engine {
     const last = this.lastResult;
     return { columns: last?.schema.fields.map((f) => f.name) ?? [], rows: last ? resultRows(last) : [] };
   }
-}
-
-/** `promise`'s value, or null once `signal` aborts before it settles. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | null> {
-  if (signal.aborted) return Promise.resolve(null);
-  return new Promise<T | null>((resolve, reject) => {
-    const onAbort = (): void => resolve(null);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
 }
 
 function streamToBody(chunks: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {

@@ -12,9 +12,10 @@ import { percentileRank } from '../model/percentiles.ts';
  * the figures read from it, its operations per second, its time extent. A *selection* is series
  * ids, each mapped to a group number `g` chosen by the caller (e.g. one group per run × operation
  * to merge clients, or one per client). Histograms are merged in TypeScript from the store's
- * whole-series sums, blocks and seconds (bucket-sum.ts); DuckDB answers the counts per second, the extents and the
- * buckets a comparison's snapshot carries. The selection goes into a temporary table from Arrow
- * data, so no value from a file or the user is ever spliced into SQL text.
+ * whole-series sums, blocks and seconds (bucket-sum.ts), counts per second and extents from what
+ * the store keeps; DuckDB answers only the merged buckets a comparison's snapshot carries. Its
+ * selection goes into a temporary table from Arrow data, so no value from a file or the user is
+ * ever spliced into SQL text.
  */
 
 export interface Selection {
@@ -300,33 +301,42 @@ export interface SecondCounts {
 }
 
 /**
- * Operations per second. An interval histogram counts whole in the second holding its start (as
- * HdrHistogram's log processor assigns intervals); a raw sample in the second of its timestamp.
- * `op_kind` 'failed' series (READ-FAILED …) count as failed, 'op' as ok; others are not throughput.
+ * Operations per second, per group and bucket of `bucketS` seconds, in group then second order:
+ * an interval histogram counts whole in the second holding its start (as HdrHistogram's log
+ * processor assigns intervals), a raw sample in the second of its timestamp. `op_kind` 'failed'
+ * series (READ-FAILED …) count as failed, 'op' as ok; others are not throughput. Counted from the
+ * store's counts by second (`Store.countsOf`), which are what DuckDB's `intervals` and
+ * `raw_seconds` hold: no query, so the throughput timelines never wait for DuckDB. Seconds and
+ * buckets are divided as DuckDB's `//` divides integers (towards zero), window bounds that are
+ * not finite are none.
  */
-export function countsPerSecond(db: Db, sel: Selection, bucketS = 1): SecondCounts[] {
-  setSelection(db, sel);
-  const rows = db.query(
-    `WITH x AS (
-       SELECT sel.g, i.start_us // 1000000 // $1::BIGINT * $1::BIGINT AS sec, s.op_kind, sum(i.n) AS n
-       FROM sel JOIN series s ON s.series_id = sel.series_id JOIN intervals i ON i.series_id = sel.series_id
-       WHERE s.op_kind IN ('op', 'failed')
-         AND (sel.from_s IS NULL OR i.start_us // 1000000 >= sel.from_s) AND (sel.to_s IS NULL OR i.start_us // 1000000 < sel.to_s)
-       GROUP BY ALL
-       UNION ALL
-       SELECT sel.g, r.sec // $1::BIGINT * $1::BIGINT AS sec, s.op_kind, sum(r.n) AS n
-       FROM sel JOIN series s ON s.series_id = sel.series_id JOIN raw_seconds r ON r.series_id = sel.series_id
-       WHERE s.op_kind IN ('op', 'failed')
-         AND (sel.from_s IS NULL OR r.sec >= sel.from_s) AND (sel.to_s IS NULL OR r.sec < sel.to_s)
-       GROUP BY ALL
-     )
-     SELECT g, sec::BIGINT AS sec,
-            coalesce(sum(n) FILTER (WHERE op_kind = 'op'), 0)::BIGINT AS ok,
-            coalesce(sum(n) FILTER (WHERE op_kind = 'failed'), 0)::BIGINT AS failed
-     FROM x GROUP BY g, sec ORDER BY g, sec`,
-    [bucketS],
-  );
-  return rows.map((r) => ({ g: r.g as number, sec: r.sec as number, ok: r.ok as number, failed: r.failed as number }));
+export function countsPerSecond(store: Store, sel: Selection, bucketS = 1): SecondCounts[] {
+  const windows = seriesWindows(sel);
+  const bound = (v: number | null): number | null => (v === null || !Number.isFinite(v) ? null : v);
+  const byGroup = new Map<number, Map<number, SecondCounts>>();
+  sel.seriesIds.forEach((id, i) => {
+    const kind = store.series[id]?.kind;
+    const counts = store.countsOf(id);
+    if ((kind !== 'op' && kind !== 'failed') || !counts) return;
+    const g = sel.groups[i] as number;
+    const w = windows.get(id) as SeriesWindow;
+    const from = bound(w.from);
+    const to = bound(w.to);
+    let seconds = byGroup.get(g);
+    if (!seconds) byGroup.set(g, (seconds = new Map()));
+    for (let k = 0; k < counts.sec.length; k++) {
+      const s = counts.sec[k] as number;
+      if ((from !== null && s < from) || (to !== null && s >= to)) continue;
+      const sec = s - (s % bucketS) + 0;
+      let row = seconds.get(sec);
+      if (!row) seconds.set(sec, (row = { g, sec, ok: 0, failed: 0 }));
+      if (kind === 'op') row.ok += counts.n[k] as number;
+      else row.failed += counts.n[k] as number;
+    }
+  });
+  return [...byGroup.keys()]
+    .sort((a, b) => a - b)
+    .flatMap((g) => [...(byGroup.get(g) as Map<number, SecondCounts>).values()].sort((a, b) => a.sec - b.sec));
 }
 
 export interface Extent {

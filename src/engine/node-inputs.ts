@@ -68,9 +68,9 @@ async function* diskBytes(input: InputFile): AsyncIterable<Uint8Array> {
 /** Where DuckDB reads an input on disk in place: its path. */
 export const diskHandle = (input: InputFile): InputHandle | null => (input.disk ? { path: input.disk } : null);
 
-/** An Engine under Node reading inputs from disk, over `db` (a DuckDB of its own unless given). */
-export function openNodeEngine(csvMappings: CsvMappings = {}, db: Promise<Db> = openNodeDb()): Engine {
-  return new Engine(db, {
+/** An Engine under Node reading inputs from disk, over the DuckDB `openDb` starts (one of its own unless given) once a question needs it. */
+export function openNodeEngine(csvMappings: CsvMappings = {}, openDb: () => Promise<Db> = openNodeDb): Engine {
+  return new Engine(openDb, {
     parseHere: diskParser(csvMappings),
     bytesOf: diskBytes,
     handleOf: diskHandle,
@@ -84,7 +84,7 @@ export function openNodeEngine(csvMappings: CsvMappings = {}, db: Promise<Db> = 
  */
 export async function loadOnDisk(
   paths: readonly string[],
-  options: { window?: AnalysisWindow; csvMappings?: CsvMappings; names?: NameRules; db?: Promise<Db> } = {},
+  options: { window?: AnalysisWindow; csvMappings?: CsvMappings; names?: NameRules; db?: () => Promise<Db> } = {},
 ): Promise<{ engine: Engine; analysis: Analysis }> {
   const engine = openNodeEngine(options.csvMappings, options.db);
   const { analysis } = await engine.load({ files: await nodeInputs(paths), window: options.window ?? null, regroup: { runs: {}, names: options.names ?? NO_NAME_RULES } });

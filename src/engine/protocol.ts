@@ -110,5 +110,7 @@ export type WorkerEvent =
   | { id: number; type: 'summary'; analysis: Analysis }
   | { id: number; type: 'result'; value: unknown; elapsedMs: number }
   | { id: number; type: 'error'; message: string }
+  /** DuckDB has been asked to start (a question needs it, or the engine is idle); `ready` follows. */
+  | { id: 0; type: 'db-starting' }
   | { id: 0; type: 'ready'; startupMs: number }
   | { id: 0; type: 'fatal'; message: string };

@@ -80,6 +80,12 @@ export interface RunInfo {
 
 const FLUSH_ROWS = 1 << 20;
 
+/** A series' counts by second, in the order they were added (a second may repeat). */
+export interface SeriesSeconds {
+  sec: number[];
+  n: number[];
+}
+
 /** The time a series covers, in µs (epoch µs for absolute series). */
 export interface SeriesExtent {
   startUs: number;
@@ -137,6 +143,11 @@ export class Store {
   private pending: { table: string; data: Table }[] = [];
   /** Each timed series' first and last instant (µs), by series id: what its intervals or raw extent cover. */
   private readonly extents = new Map<number, SeriesExtent>();
+  /**
+   * Each timed series' counts by second, by series id, as DuckDB's `intervals` and `raw_seconds`
+   * hold them: throughput over time is counted from these, so it never waits for DuckDB.
+   */
+  private readonly perSecond = new Map<number, SeriesSeconds>();
 
   /**
    * `db` may come later (`attach`): the store keeps its cells and figures without DuckDB, so the
@@ -178,6 +189,26 @@ export class Store {
   /** Series `id`'s first and last instant in µs; null for a series with no time. */
   extentOf(id: number): SeriesExtent | null {
     return this.extents.get(id) ?? null;
+  }
+
+  /** Series `id`'s counts by second (an interval in the second holding its start); null for a series with no time. */
+  countsOf(id: number): SeriesSeconds | null {
+    return this.perSecond.get(id) ?? null;
+  }
+
+  /** Counts `n` in second `sec` of series `id`, as stored in DuckDB's BIGINT columns. */
+  private count(id: number, sec: number, n: number): void {
+    let counts = this.perSecond.get(id);
+    if (!counts) this.perSecond.set(id, (counts = { sec: [], n: [] }));
+    counts.sec.push(asStoredInteger(sec));
+    counts.n.push(asStoredInteger(n));
+  }
+
+  /** Counts an interval starting at `startUs` in the second holding its start, as `start_us // 1000000` does in DuckDB. */
+  private countInterval(id: number, startUs: number, n: number): void {
+    const us = asStoredInteger(startUs);
+    // DuckDB's integer division truncates towards zero, as `%` does here; both exact in doubles.
+    this.count(id, (us - (us % 1e6)) / 1e6 + 0, n);
   }
 
   /**
@@ -281,6 +312,7 @@ export class Store {
     if (this.attachedDb) for (const t of ['series', 'intervals', 'series_buckets', 'raw_seconds', 'raw_extents']) this.attachedDb.exec(`DELETE FROM ${t}`);
     this.pending = [];
     this.extents.clear();
+    this.perSecond.clear();
     this.runs = [];
     this.series = [];
     this.levels.clear();
@@ -332,6 +364,7 @@ export class Store {
               this.intervals.length.push(interval.lengthUs);
               this.intervals.n.push(h.totalCount);
               this.cover(info.id, interval.startUs, interval.lengthUs);
+              this.countInterval(info.id, interval.startUs, h.totalCount);
               info.count += h.totalCount;
             }
             this.addTimed(info.id, data);
@@ -349,6 +382,7 @@ export class Store {
               this.rawSeconds.series.push(info.id);
               this.rawSeconds.sec.push(sec);
               this.rawSeconds.n.push(total);
+              this.count(info.id, sec, total);
             });
             info.count = data.samples;
           } else if (data.kind === 'distribution') {
@@ -361,6 +395,7 @@ export class Store {
               this.intervals.length.push(row.lengthUs);
               this.intervals.n.push(row.count);
               this.cover(info.id, row.startUs, row.lengthUs);
+              this.countInterval(info.id, row.startUs, row.count);
               info.count += row.count;
             }
             info.periodic = data;
@@ -427,6 +462,7 @@ export class Store {
             this.intervals.length.push(bucketS * 1e6);
             this.intervals.n.push(n);
             this.cover(id, (t.startEpochS + i * bucketS) * 1e6, bucketS * 1e6);
+            this.countInterval(id, (t.startEpochS + i * bucketS) * 1e6, n);
           });
         }
       }

@@ -293,7 +293,13 @@ export function App() {
           <span className="tagline">exact percentiles from benchmark results, merged across clients</span>
           <span className="spacer" />
           <span className="muted small" data-testid="engine-status">
-            {engine.fatal ? `engine error: ${engine.fatal}` : engine.ready ? `DuckDB ready (${engine.startupMs?.toFixed(0)} ms)` : 'starting DuckDB…'}
+            {engine.fatal
+              ? `engine error: ${engine.fatal}`
+              : engine.ready
+                ? `DuckDB ready (${engine.startupMs?.toFixed(0)} ms)`
+                : engine.dbStarting
+                  ? 'starting DuckDB…'
+                  : 'DuckDB not started: figures and charts do not need it; SQL starts it'}
           </span>
           {/* The name starts with the words shown (axe: label-content-name-mismatch) and says what the button does. */}
           <button type="button" onClick={() => update({ theme: state.theme === 'dark' ? 'light' : 'dark' })} aria-label={`${state.theme === 'dark' ? '☀ light' : '☾ dark'} — toggle theme`}>
@@ -322,7 +328,7 @@ export function App() {
           </div>
         )}
         {remoteConfirm}
-        <LoadPanel onFiles={loadLocal} progressFeed={engine.progressFeed} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} engineStarting={!engine.ready && !engine.fatal} folderNotes={folderNotes} />
+        <LoadPanel onFiles={loadLocal} progressFeed={engine.progressFeed} loading={engine.loading} cancelled={engine.cancelled} onCancel={engine.cancel} analysis={engine.analysis} folderNotes={folderNotes} />
         <CsvMappingPanel previews={engine.unmapped} onApply={applyCsvMapping} />
         {views.length > 0 && (
           <>

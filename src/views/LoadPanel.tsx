@@ -19,7 +19,6 @@ export function LoadPanel({
   cancelled,
   onCancel,
   analysis,
-  engineStarting = false,
   folderNotes = [],
 }: {
   onFiles: (files: InputFile[]) => void;
@@ -28,8 +27,6 @@ export function LoadPanel({
   cancelled: boolean;
   onCancel: () => void;
   analysis: Analysis | null;
-  /** DuckDB still starting: a load whose files are all read waits for it (for the throughput timelines) and says so. */
-  engineStarting?: boolean;
   /** How the folders a link names were listed. */
   folderNotes?: readonly string[];
 }) {
@@ -57,9 +54,7 @@ export function LoadPanel({
       {entries.length > 0 && (loading || failed.length > 0 || cancelled) && (
         <div className="progress" data-testid="progress">
           <div className="progress-head">
-            {loading && engineStarting && done === entries.length
-              ? `${entries.length} files read · query engine starting (for the throughput timelines)…`
-              : loading
+            {loading
                 ? `Reading ${done} of ${entries.length} files…`
                 : cancelled ? `Cancelled after ${done} of ${entries.length} files` : `${entries.length} files read`}
             {loading && (

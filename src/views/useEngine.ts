@@ -8,6 +8,8 @@ import { ProgressFeed } from './progress-feed.ts';
 
 export interface EngineState {
   client: EngineClient | null;
+  /** DuckDB has been asked to start (a question needs it, or the engine is idle): the page says so. */
+  dbStarting: boolean;
   ready: boolean;
   startupMs: number | null;
   fatal: string | null;
@@ -38,6 +40,7 @@ const PROGRESS_RENDER_MS = 250;
 export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
   const [state, setState] = useState<EngineState>({
     client: null,
+    dbStarting: false,
     ready: false,
     startupMs: null,
     fatal: null,
@@ -64,9 +67,10 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
   }, [window, regroup]);
 
   useEffect(() => {
-    // Created after the first paint, so the page is usable while DuckDB-WASM starts.
+    // Created after the first paint; DuckDB-WASM starts later still, when needed or idle (src/workers/engine-worker.ts).
     const client = new EngineClient();
     setState((s) => ({ ...s, client }));
+    void client.starting.then(() => setState((s) => ({ ...s, dbStarting: true })));
     client.ready.then(
       (startupMs) => setState((s) => ({ ...s, ready: true, startupMs })),
       (e: unknown) => setState((s) => ({ ...s, fatal: e instanceof Error ? e.message : String(e) })),
@@ -80,8 +84,8 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
       if (!client || files.length === 0) return;
       const t0 = performance.now();
       // A load still running is superseded when this one replaces its data, or once its figures
-      // are in (only its throughput timelines pending, which may wait for DuckDB to start): its
-      // result would show nothing this one's does not, and it need not hold this one back.
+      // are in (only its throughput timelines pending): its result would show nothing this one's
+      // does not, and it need not hold this one back.
       if (cancelRef.current && (replace || summarisedRef.current)) {
         generation.current++;
         cancelRef.current();

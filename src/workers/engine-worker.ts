@@ -16,14 +16,36 @@ declare const self: DedicatedWorkerGlobalScope;
 
 const post = (e: WorkerEvent): void => self.postMessage(e);
 
-// DuckDB starts in the background: a load reads, parses and summarises meanwhile (./engine.ts).
-const t0 = performance.now();
-const db = openBrowserDb();
-db.then(
-  () => post({ id: 0, type: 'ready', startupMs: performance.now() - t0 }),
-  (e: unknown) => post({ id: 0, type: 'fatal', message: `the query engine failed to start: ${String(e)}` }),
+/**
+ * DuckDB starts when a question needs it (SQL, a report, a link carrying the runs), or once the
+ * engine has had no request for IDLE_START_MS: never at page load, where its download, compiling
+ * and linking (some 2 s of CPU on this thread and V8's) would take the cores from a load's parse
+ * workers. The figures, timelines and charts do not need it (./engine.ts).
+ */
+const IDLE_START_MS = 2000;
+
+const engine = new Engine(
+  () => {
+    post({ id: 0, type: 'db-starting' });
+    const t0 = performance.now();
+    const db = openBrowserDb();
+    db.then(
+      () => post({ id: 0, type: 'ready', startupMs: performance.now() - t0 }),
+      (e: unknown) => post({ id: 0, type: 'fatal', message: `the query engine failed to start: ${String(e)}` }),
+    );
+    return db;
+  },
+  { parsePool: (size) => new ParsePool(size, parseHere) },
 );
-const engine = new Engine(db, { parsePool: (size) => new ParsePool(size, parseHere) });
+
+/** Requests queued or running, and the timer that starts DuckDB once there have been none for IDLE_START_MS. */
+let active = 0;
+let idleTimer: ReturnType<typeof setTimeout> | null = null;
+function whenIdle(): void {
+  if (idleTimer !== null) clearTimeout(idleTimer);
+  idleTimer = active === 0 && !engine.dbStarted ? setTimeout(() => void engine.startDb().catch(() => {}), IDLE_START_MS) : null;
+}
+whenIdle();
 
 async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: AbortSignal): Promise<unknown> {
   switch (req.type) {
@@ -52,7 +74,7 @@ async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: A
       // Loaded on first use: React, Recharts and the charts are not needed for anything else here.
       const { buildReport } = await import('../report/build-report.ts');
       const { type: _, id: _id, window, ...options } = req;
-      return buildReport(await engine.queryStore(), await engine.analyse(window), { ...options, parsed: engine.files });
+      return buildReport(await engine.queryStore(), engine.analyse(window), { ...options, parsed: engine.files });
     }
     case 'query':
       return engine.query(req.sql, { limit: req.limit, window: req.window, labels: req.labels, signal });
@@ -72,11 +94,18 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
     post({ id: req.id, type: 'result', value: requests.cancel(req.target), elapsedMs: 0 });
     return;
   }
+  active++;
+  whenIdle();
   requests.enqueue(req.id, (signal) => {
     const t0 = performance.now();
-    return handle(req, signal).then(
-      (value) => post({ id: req.id, type: 'result', value, elapsedMs: performance.now() - t0 }),
-      (e: unknown) => post({ id: req.id, type: 'error', message: e instanceof Error ? e.message : String(e) }),
-    );
+    return handle(req, signal)
+      .then(
+        (value) => post({ id: req.id, type: 'result', value, elapsedMs: performance.now() - t0 }),
+        (e: unknown) => post({ id: req.id, type: 'error', message: e instanceof Error ? e.message : String(e) }),
+      )
+      .finally(() => {
+        active--;
+        whenIdle();
+      });
   });
 };

@@ -78,7 +78,7 @@ describe('a time window relative to each run', () => {
   it('merges only the intervals starting in seconds 10–19 after the run\'s first second, exactly (and a clean run is not partial)', async () => {
     const loaded = await loadFiles([RUN]);
     const whole = loaded.analysis;
-    const windowed = await loaded.engine.analyse({ fromS: 10, toS: 20 });
+    const windowed = loaded.engine.analyse({ fromS: 10, toS: 20 });
     const firstS = Math.floor((whole.runs[0]?.startEpochMs ?? 0) / 1000);
     const inWindow = (startUs: number) => Math.floor(startUs / 1e6) >= firstS + 10 && Math.floor(startUs / 1e6) < firstS + 20;
     const intervals = loaded.files

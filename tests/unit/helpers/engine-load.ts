@@ -17,8 +17,8 @@ let db: Promise<Db> | null = null;
  * load kept — the parsed files, their errors, the files passed over.
  */
 export async function loadFiles(paths: readonly string[], options: { window?: AnalysisWindow; csvMappings?: CsvMappings; names?: NameRules } = {}) {
-  db ??= openNodeDb();
-  const { engine, analysis } = await loadOnDisk(paths, { ...options, db });
+  const shared = (db ??= openNodeDb());
+  const { engine, analysis } = await loadOnDisk(paths, { ...options, db: () => shared });
   const store = await engine.queryStore();
   return { engine, analysis, store, db: store.db, files: engine.files, errors: analysis.errors, ignored: analysis.ignored };
 }
