@@ -299,7 +299,7 @@ export function App() {
                 ? `DuckDB ready (${engine.startupMs?.toFixed(0)} ms)`
                 : engine.dbStarting
                   ? 'starting DuckDB…'
-                  : 'DuckDB not started: figures and charts do not need it; SQL starts it'}
+                  : 'DuckDB not started (figures and charts do not need it)'}
           </span>
           {/* The name starts with the words shown (axe: label-content-name-mismatch) and says what the button does. */}
           <button type="button" onClick={() => update({ theme: state.theme === 'dark' ? 'light' : 'dark' })} aria-label={`${state.theme === 'dark' ? '☀ light' : '☾ dark'} — toggle theme`}>
