@@ -493,7 +493,7 @@ if (option('--only') === 'cold-link') {
         const n = native ? await native.run(files, FIGURES_SQL) : null;
         const row = { ...appRow(c.name, files.length, { rows: appRows }, m, null, n), rep, settledPeakMemoryMB: m.settledPeakMemoryMB == null ? null : Math.round(m.settledPeakMemoryMB) };
         rows.push(row);
-        if (!json) log(`#${rep} ${row.case}: ${m.appSeconds.toFixed(2)} s on screen${n ? `, native ${n.seconds.toFixed(2)} s (${row.nativeRatio}×), figures equal native: ${row.figuresMatch}` : ''}, peak ${row.peakMemoryMB ?? '–'} MB at the figures, ${row.settledPeakMemoryMB ?? '–'} MB once DuckDB has started`);
+        if (!json) log(`#${rep} ${row.case}: ${m.appSeconds.toFixed(2)} s on screen${n ? `, native ${n.seconds.toFixed(2)} s (${row.nativeRatio}×), figures equal native: ${row.figuresMatch}` : ''}, peak ${row.peakMemoryMB ?? '–'} MB at the figures, ${row.settledPeakMemoryMB ?? '–'} MB once SQL has started DuckDB`);
       }
     }
     if (json) console.log(JSON.stringify(rows, null, 2));

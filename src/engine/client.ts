@@ -20,7 +20,7 @@ export class EngineClient {
   private readonly worker: Worker;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  /** Settles when DuckDB is asked to start: only when a question needs it or the engine is idle. */
+  /** Settles when DuckDB is asked to start: only when a question needs it, or `startDb`. */
   readonly starting: Promise<void>;
   /** DuckDB's start-up time (ms), once it has started. */
   readonly ready: Promise<number>;
@@ -84,6 +84,11 @@ export class EngineClient {
 
   loadSnapshot(snapshot: Snapshot) {
     return this.request<'load-snapshot'>({ type: 'load-snapshot', snapshot }).result;
+  }
+
+  /** Starts DuckDB ahead of a question that will need it (SQL being written). */
+  startDb() {
+    return this.request<'start-db'>({ type: 'start-db' }).result;
   }
 
   clear() {

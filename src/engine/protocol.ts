@@ -57,6 +57,8 @@ export type WorkerRequest =
   | { id: number; type: 'load'; files: InputFile[]; replace: boolean; window: AnalysisWindow; regroup: Regrouping }
   | { id: number; type: 'regroup'; regroup: Regrouping; window: AnalysisWindow }
   | { id: number; type: 'cancel'; target: number }
+  /** Start DuckDB now (the SQL box has the focus), ahead of the query that will need it; answered at once. */
+  | { id: number; type: 'start-db' }
   | { id: number; type: 'clear' }
   | { id: number; type: 'analyse'; window: AnalysisWindow }
   | { id: number; type: 'chart'; query: ChartQuery }
@@ -90,6 +92,7 @@ export interface LoadResult {
 export interface ResponseOf {
   load: LoadResult;
   cancel: boolean;
+  'start-db': boolean;
   clear: boolean;
   analyse: Analysis;
   regroup: Analysis;
@@ -110,7 +113,7 @@ export type WorkerEvent =
   | { id: number; type: 'summary'; analysis: Analysis }
   | { id: number; type: 'result'; value: unknown; elapsedMs: number }
   | { id: number; type: 'error'; message: string }
-  /** DuckDB has been asked to start (a question needs it, or the engine is idle); `ready` follows. */
+  /** DuckDB has been asked to start (a question needs it, or `start-db`); `ready` follows. */
   | { id: 0; type: 'db-starting' }
   | { id: 0; type: 'ready'; startupMs: number }
   | { id: 0; type: 'fatal'; message: string };

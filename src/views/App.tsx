@@ -295,11 +295,13 @@ export function App() {
           <span className="muted small" data-testid="engine-status">
             {engine.fatal
               ? `engine error: ${engine.fatal}`
-              : engine.ready
+              : !engine.client
+                ? 'starting the engine…'
+                : engine.ready
                 ? `DuckDB ready (${engine.startupMs?.toFixed(0)} ms)`
                 : engine.dbStarting
                   ? 'starting DuckDB…'
-                  : 'DuckDB not started (figures and charts do not need it)'}
+                  : 'DuckDB not started (figures and charts do not need it; SQL starts it)'}
           </span>
           {/* The name starts with the words shown (axe: label-content-name-mismatch) and says what the button does. */}
           <button type="button" onClick={() => update({ theme: state.theme === 'dark' ? 'light' : 'dark' })} aria-label={`${state.theme === 'dark' ? '☀ light' : '☾ dark'} — toggle theme`}>

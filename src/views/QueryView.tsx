@@ -92,6 +92,8 @@ export function QueryView({ client, version, state, update }: QueryViewProps) {
           spellCheck={false}
           rows={Math.min(18, Math.max(6, text.split('\n').length + 1))}
           onChange={(e) => setText(e.target.value)}
+          // DuckDB starts only when needed: SQL being written will need it, and starts it meanwhile.
+          onFocus={() => void client?.startDb()}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
               e.preventDefault();

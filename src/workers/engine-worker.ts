@@ -16,13 +16,12 @@ declare const self: DedicatedWorkerGlobalScope;
 const post = (e: WorkerEvent): void => self.postMessage(e);
 
 /**
- * DuckDB starts when a question needs it (SQL, a report, a link carrying the runs), or once the
- * engine has had no request for IDLE_START_MS: never at page load, where its download, compiling
- * and linking (some 2 s of CPU on this thread and V8's) would take the cores from a load's parse
- * workers. The figures, timelines and charts do not need it (./engine.ts).
+ * DuckDB starts only when something needs it: SQL (the SQL box taking the focus asks for it ahead
+ * of the query, `start-db`), a report, a link carrying the runs. Never at page load nor behind a
+ * load, where its download, compiling and linking (some 2 s of CPU on this thread and V8's, and
+ * ~170 MB) would take the cores from a load's parse workers and add to its peak memory. The
+ * figures, timelines and charts do not need it (../engine/engine.ts).
  */
-const IDLE_START_MS = 2000;
-
 const engine = new Engine(
   () => {
     post({ id: 0, type: 'db-starting' });
@@ -39,16 +38,7 @@ const engine = new Engine(
   { parsePool: (size) => new ParsePool(size, parseHere) },
 );
 
-/** Requests queued or running, and the timer that starts DuckDB once there have been none for IDLE_START_MS. */
-let active = 0;
-let idleTimer: ReturnType<typeof setTimeout> | null = null;
-function whenIdle(): void {
-  if (idleTimer !== null) clearTimeout(idleTimer);
-  idleTimer = active === 0 && !engine.dbStarted ? setTimeout(() => void engine.startDb().catch(() => {}), IDLE_START_MS) : null;
-}
-whenIdle();
-
-async function handle(req: Exclude<WorkerRequest, { type: 'cancel' }>, signal: AbortSignal): Promise<unknown> {
+async function handle(req: Exclude<WorkerRequest, { type: 'cancel' | 'start-db' }>, signal: AbortSignal): Promise<unknown> {
   switch (req.type) {
     case 'load': {
       const { id, files, replace, window, regroup } = req;
@@ -95,18 +85,17 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
     post({ id: req.id, type: 'result', value: requests.cancel(req.target), elapsedMs: 0 });
     return;
   }
-  active++;
-  whenIdle();
+  // Not queued: DuckDB starts while the requests before it run (a failure reaches the status line as `fatal`).
+  if (req.type === 'start-db') {
+    engine.startDb().catch(() => {});
+    post({ id: req.id, type: 'result', value: true, elapsedMs: 0 });
+    return;
+  }
   requests.enqueue(req.id, (signal) => {
     const t0 = performance.now();
-    return handle(req, signal)
-      .then(
-        (value) => post({ id: req.id, type: 'result', value, elapsedMs: performance.now() - t0 }),
-        (e: unknown) => post({ id: req.id, type: 'error', message: e instanceof Error ? e.message : String(e) }),
-      )
-      .finally(() => {
-        active--;
-        whenIdle();
-      });
+    return handle(req, signal).then(
+      (value) => post({ id: req.id, type: 'result', value, elapsedMs: performance.now() - t0 }),
+      (e: unknown) => post({ id: req.id, type: 'error', message: e instanceof Error ? e.message : String(e) }),
+    );
   });
 };

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 /**
  * A first visit shows the sample data's summary from the analysis computed at build time; the
  * engine's own analysis of the same files then replaces it, every figure the same, and its charts
- * follow: none of it waits for DuckDB-WASM, which starts only once the engine is idle or SQL needs it.
+ * follow: none of it waits for DuckDB-WASM, which starts only when SQL (or a report, or a share link) needs it.
  */
 
 async function cells(page: Page): Promise<string[]> {
@@ -29,7 +29,7 @@ async function holdDuckDb(page: Page): Promise<{ errors: string[]; releaseWasm: 
   return { errors, releaseWasm };
 }
 
-test('the sample summary and charts show without DuckDB, equal the engine’s, and DuckDB starts once the page is idle', async ({ page }) => {
+test('the sample summary and charts show without DuckDB, equal the engine’s; the SQL box starts DuckDB', async ({ page }) => {
   const { errors, releaseWasm } = await holdDuckDb(page);
   await page.goto('/');
   await expect(page.getByTestId('summary-table')).toBeVisible();
@@ -39,7 +39,9 @@ test('the sample summary and charts show without DuckDB, equal the engine’s, a
   await expect(page.getByTestId('progress')).toHaveCount(0);
   await expect(page.locator('.recharts-surface').first()).toBeVisible();
   expect(await cells(page)).toEqual(precomputed);
-  // Idle, the engine starts DuckDB in the background, and the page says so.
+  // Nothing shown needed DuckDB: it has not started. The SQL box taking the focus starts it, and the page says so.
+  await expect(page.getByTestId('engine-status')).toContainText('DuckDB not started');
+  await page.locator('#query-sql').focus();
   await expect(page.getByTestId('engine-status')).toContainText('starting DuckDB');
   releaseWasm();
   await expect(page.getByTestId('engine-status')).toContainText('DuckDB ready', { timeout: 60_000 });
@@ -59,8 +61,9 @@ test('files dropped before DuckDB starts show their figures and throughput witho
   // The load ends, timelines and charts included, with DuckDB's .wasm still held back.
   await expect(page.getByTestId('progress')).toHaveCount(0);
   await expect(page.locator('.recharts-surface').first()).toBeVisible();
-  await expect(page.getByTestId('engine-status')).not.toContainText('DuckDB ready');
+  await expect(page.getByTestId('engine-status')).toContainText('DuckDB not started');
 
+  await page.locator('#query-sql').focus();
   releaseWasm();
   await expect(page.getByTestId('engine-status')).toContainText('DuckDB ready', { timeout: 60_000 });
   expect(errors).toEqual([]);
