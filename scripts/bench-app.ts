@@ -22,6 +22,8 @@ export interface AppMeasurement {
    * nothing else on the page does), which the peak at the figures does not include.
    */
   settledPeakMemoryMB?: number | null;
+  /** CPU seconds the renderer processes (page and its workers) used from the action to the figures; null where unknown. */
+  rendererCpuSeconds?: number | null;
 }
 
 declare global {
@@ -76,11 +78,20 @@ export function vmHwmMB(pid: number): number | null {
   }
 }
 
-async function rendererPids(browser: Browser): Promise<number[]> {
+async function rendererInfo(browser: Browser): Promise<{ type: string; id: number; cpuTime: number }[]> {
   const cdp = await browser.newBrowserCDPSession();
-  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
+  const { processInfo } = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number; cpuTime: number }[] };
   await cdp.detach();
-  return processInfo.filter((p) => p.type === 'renderer').map((p) => p.id);
+  return processInfo.filter((p) => p.type === 'renderer');
+}
+
+async function rendererPids(browser: Browser): Promise<number[]> {
+  return (await rendererInfo(browser)).map((p) => p.id);
+}
+
+/** CPU seconds used so far by the renderer processes. */
+async function rendererCpu(browser: Browser): Promise<number> {
+  return (await rendererInfo(browser)).reduce((sum, p) => sum + p.cpuTime, 0);
 }
 
 function resetPeaks(pids: readonly number[]): void {
@@ -123,10 +134,12 @@ export function appWithFiles(baseUrl: string, files: readonly string[], expected
     await page.evaluate(watchForFigures, expected);
     const pids = await rendererPids(browser);
     resetPeaks(pids);
+    const cpuBefore = await rendererCpu(browser);
     await page.setInputFiles('[data-testid=file-input]', [...files]);
     await page.waitForFunction(() => window.__benchApp?.done != null, null, { timeout: 0, polling: 100 });
+    const rendererCpuSeconds = (await rendererCpu(browser)) - cpuBefore;
     const { start, done } = await page.evaluate(() => window.__benchApp as { start: number; done: number });
-    return { appSeconds: (done - start) / 1000, figures: await readFigures(page, Object.keys(expected)), peakMemoryMB: peakOf(pids) };
+    return { appSeconds: (done - start) / 1000, figures: await readFigures(page, Object.keys(expected)), peakMemoryMB: peakOf(pids), rendererCpuSeconds };
   });
 }
 

@@ -64,7 +64,7 @@ const HDR_OPS = ['READ', 'UPDATE', 'INSERT', 'SCAN'];
 const HDR_VALUES_PER_S = 1000;
 
 function usage(message: string): never {
-  console.error(`${message}\nusage: npm run bench -- [--json] [--rows N[,N…]] [--histograms N] [--app-rows N] [--app-seconds S] [--port P] [--only requests|http|raw-run] [--app-reps R] [--http-tools jmeter,k6,gatling,vegeta] [--http-rows N[,N…]] [--http-reps R]`);
+  console.error(`${message}\nusage: npm run bench -- [--json] [--rows N[,N…]] [--histograms N] [--app-rows N] [--app-seconds S] [--port P] [--only requests|http|raw-run|hdr] [--app-reps R] [--hdr-reps R] [--http-tools jmeter,k6,gatling,vegeta] [--http-rows N[,N…]] [--http-reps R]`);
   process.exit(2);
 }
 
@@ -320,6 +320,8 @@ interface AppRow {
   peakMemoryMB: number | null;
   /** The figures on screen equal native DuckDB's count and nearest-rank p50/p99/p99.9; null without native. */
   figuresMatch: boolean | null;
+  /** CPU seconds of the renderer processes from the action to the figures (the real-histogram case). */
+  rendererCpuSeconds?: number;
   /** HdrHistogram logs: the Java reference's time for the same question, and app ÷ Java. */
   javaSeconds?: number;
   javaRatio?: number;
@@ -422,6 +424,52 @@ async function buildAndServe(): Promise<{ dist: string; url: string }> {
   return { dist, url: server.url };
 }
 
+/** Seconds of each HdrHistogram log: `--histograms` spread over the clients and operations. */
+const hdrSeconds = Math.max(1, Math.round(histograms / (HDR_CLIENTS * HDR_OPS.length)));
+
+/** The app beside the Java reference on the same logs: its row, with javaSeconds and javaRatio. */
+function withJava(java: ReturnType<typeof javaReference>, row: AppRow, files: readonly string[], shown: AppMeasurement): AppRow {
+  const javaRun: JavaRun | null = 'run' in java ? java.run(files) : null;
+  if (!javaRun) return row;
+  log(`Java reference: ${javaRun.seconds.toFixed(2)} s (${javaRun.jvmSeconds.toFixed(2)} s in the JVM)`);
+  return {
+    ...row,
+    javaSeconds: round(javaRun.seconds),
+    javaRatio: round(shown.appSeconds / javaRun.seconds, 2),
+    javaFiguresMatch: Object.entries(javaRun.ops).every(([op, j]) => {
+      const f = shown.figures[op];
+      return f !== undefined && f.count === j.count && f.p50 === j.p50 && f.p99 === j.p99 && f['p99.9'] === j['p99.9'];
+    }),
+  };
+}
+
+/**
+ * Real YCSB 0.17 interval histograms (the corpus's), re-timed one a second into logs of
+ * HDR_CLIENTS clients × HDR_OPS, `seconds` long: handed to the app's file input, then read by the
+ * Java reference, `reps` times back to back (app and Java of one repetition side by side).
+ */
+async function realHdrCase(baseUrl: string, seconds: number, java: ReturnType<typeof javaReference>, reps: number): Promise<AppRow[]> {
+  const realDir = path.join(work, 'hdr-real', 'run');
+  const sources = readdirSync(CORPUS_HDR, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && /^client\d+-(READ|UPDATE)\.hdr$/.test(e.name))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+  const real = writeRealHdrLogs(sources, HDR_CLIENTS, HDR_OPS, seconds, realDir);
+  const realFiles = HDR_OPS.flatMap((op) => Array.from({ length: HDR_CLIENTS }, (_, c) => path.join(realDir, `client${c + 1}-${op}.hdr`)));
+  const rows: AppRow[] = [];
+  try {
+    for (let r = 0; r < reps; r++) {
+      const realApp = await appWithFiles(baseUrl, realFiles, real.counts);
+      const row = withJava(java, appRow(`HdrHistogram V1 logs of real YCSB 0.17 histograms, ${HDR_CLIENTS} clients × ${HDR_OPS.length} ops`, realFiles.length, { histograms: real.histograms }, realApp, null, null), realFiles, realApp);
+      rows.push({ ...row, ...(realApp.rendererCpuSeconds != null ? { rendererCpuSeconds: round(realApp.rendererCpuSeconds) } : {}) });
+      log(`app: real HdrHistogram logs: ${realApp.appSeconds.toFixed(2)} s on screen, renderer CPU ${realApp.rendererCpuSeconds?.toFixed(2) ?? '–'} s, peak ${realApp.peakMemoryMB?.toFixed(0) ?? '–'} MB${row.javaSeconds !== undefined ? `; Java ${row.javaSeconds} s (${row.javaRatio}×), figures equal Java: ${row.javaFiguresMatch}` : ''}`);
+    }
+  } finally {
+    rmSync(path.join(work, 'hdr-real'), { recursive: true, force: true });
+  }
+  return rows;
+}
+
 const HTTP_TOOLS: readonly HttpTool[] = ['jmeter', 'k6', 'gatling', 'vegeta'];
 const httpTools = (option('--http-tools') ?? HTTP_TOOLS.join(',')).split(',').map((t) => (HTTP_TOOLS.includes(t as HttpTool) ? (t as HttpTool) : usage(`--http-tools: no tool "${t}"`)));
 const httpRows = (option('--http-rows') ?? '1000000,5000000').split(',').map((t) => positive('--http-rows', t));
@@ -462,6 +510,19 @@ if (option('--only') === 'requests') {
       log(`${q.case} (${q.mb} MB): app ${q.appSeconds} s (worker ${q.workerSeconds} s), again ${q.againSeconds} s (worker ${q.againWorkerSeconds} s); native ${q.nativeSeconds ?? '–'} s`);
       log(`  ratio ${q.nativeRatio ?? '–'}× (first query of the page), ${q.againNativeRatio ?? '–'}× (again); same rows: ${q.sameRows ?? '–'}`);
     }
+  } finally {
+    stopServer();
+    rmSync(work, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
+// `--only hdr`: the real-histogram case alone, the app beside the Java reference, `--hdr-reps` times.
+if (option('--only') === 'hdr') {
+  try {
+    const { url } = await buildAndServe();
+    const rows = await realHdrCase(url, hdrSeconds, javaReference(path.join('.bench-data', 'java')), positive('--hdr-reps', option('--hdr-reps') ?? '3'));
+    if (json) console.log(JSON.stringify(rows, null, 2));
   } finally {
     stopServer();
     rmSync(work, { recursive: true, force: true });
@@ -586,7 +647,7 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 
   const hdrDir = path.join(work, 'hdr', 'run');
-  const seconds = Math.max(1, Math.round(histograms / (HDR_CLIENTS * HDR_OPS.length)));
+  const seconds = hdrSeconds;
   const written = writeHdrLogs(HDR_CLIENTS, HDR_OPS, seconds, hdrDir, HDR_VALUES_PER_S, 'v1');
   const hdrFiles = HDR_OPS.flatMap((op) => Array.from({ length: HDR_CLIENTS }, (_, c) => path.join(hdrDir, `client${c + 1}-${op}.hdr`)));
   const hdrMb = hdrFiles.reduce((sum, f) => sum + statSync(f).size, 0) / 1e6;
@@ -595,35 +656,9 @@ try {
   const perOp = HDR_CLIENTS * seconds * HDR_VALUES_PER_S;
   const hdrApp = await appWithFiles(server.url, hdrFiles, Object.fromEntries(HDR_OPS.map((op) => [op, perOp])));
   const java = javaReference(path.join('.bench-data', 'java'));
-  /** The app beside the Java reference on the same logs: its row, with javaSeconds and javaRatio. */
-  const withJava = (row: AppRow, files: readonly string[], shown: AppMeasurement): AppRow => {
-    const javaRun: JavaRun | null = 'run' in java ? java.run(files) : null;
-    if (!javaRun) return row;
-    log(`Java reference: ${javaRun.seconds.toFixed(2)} s (${javaRun.jvmSeconds.toFixed(2)} s in the JVM)`);
-    return {
-      ...row,
-      javaSeconds: round(javaRun.seconds),
-      javaRatio: round(shown.appSeconds / javaRun.seconds, 2),
-      javaFiguresMatch: Object.entries(javaRun.ops).every(([op, j]) => {
-        const f = shown.figures[op];
-        return f !== undefined && f.count === j.count && f.p50 === j.p50 && f.p99 === j.p99 && f['p99.9'] === j['p99.9'];
-      }),
-    };
-  };
-  app.push(withJava(appRow(`HdrHistogram V1 logs, ${HDR_CLIENTS} clients × ${HDR_OPS.length} ops`, hdrFiles.length, { histograms: written }, hdrApp, h.result.loadedMs / 1000, null), hdrFiles, hdrApp));
+  app.push(withJava(java, appRow(`HdrHistogram V1 logs, ${HDR_CLIENTS} clients × ${HDR_OPS.length} ops`, hdrFiles.length, { histograms: written }, hdrApp, h.result.loadedMs / 1000, null), hdrFiles, hdrApp));
   log(`app: HdrHistogram logs: ${hdrApp.appSeconds.toFixed(2)} s on screen`);
-  // The same shape from real YCSB 0.17 interval histograms (the corpus's), re-timed one a second.
-  const realDir = path.join(work, 'hdr-real', 'run');
-  const sources = readdirSync(CORPUS_HDR, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && /^client\d+-(READ|UPDATE)\.hdr$/.test(e.name))
-    .map((e) => path.join(e.parentPath, e.name))
-    .sort();
-  const real = writeRealHdrLogs(sources, HDR_CLIENTS, HDR_OPS, seconds, realDir);
-  const realFiles = HDR_OPS.flatMap((op) => Array.from({ length: HDR_CLIENTS }, (_, c) => path.join(realDir, `client${c + 1}-${op}.hdr`)));
-  const realApp = await appWithFiles(server.url, realFiles, real.counts);
-  app.push(withJava(appRow(`HdrHistogram V1 logs of real YCSB 0.17 histograms, ${HDR_CLIENTS} clients × ${HDR_OPS.length} ops`, realFiles.length, { histograms: real.histograms }, realApp, null, null), realFiles, realApp));
-  log(`app: real HdrHistogram logs: ${realApp.appSeconds.toFixed(2)} s on screen`);
-  rmSync(path.join(work, 'hdr-real'), { recursive: true, force: true });
+  app.push(...(await realHdrCase(server.url, seconds, java, 1)));
   rmSync(path.join(work, 'hdr'), { recursive: true, force: true });
   log(`HdrHistogram logs: ${written.toLocaleString('en-US')} histograms decoded in ${(h.result.parsedMs / 1000).toFixed(2)} s`);
 
