@@ -66,13 +66,28 @@ export class BucketSum {
       this.add(bounds.lo, bounds.width, n.subarray(start, end), 0, end - start);
       return;
     }
+    if (end <= start) return;
+    // Room for every bucket first, so that the loop below works on locals alone: summing an hour
+    // of 48 logs' interval histograms into blocks is some 40 million of these additions, and with
+    // a growth check and a call per bucket they cost twice as much.
+    let top = 0;
+    for (let i = start; i < end; i++) if (index[i]! > top) top = index[i]!;
+    if (top >= this.dense.length) this.growDense(top);
+    if (this.denseUsed + (end - start) > this.denseSlots.length) this.growSlots(this.denseUsed + (end - start));
+    const dense = this.dense;
+    const slots = this.denseSlots;
+    let used = this.denseUsed;
     let total = 0;
     for (let i = start; i < end; i++) {
       const count = n[i]!;
       if (count === 0) continue;
       total += count;
-      this.addAt(index[i]!, count);
+      const k = index[i]!;
+      const before = dense[k]!;
+      if (before === 0) slots[used++] = k;
+      dense[k] = before + count;
     }
+    this.denseUsed = used;
     this.total += total;
   }
 
@@ -85,12 +100,15 @@ export class BucketSum {
   }
 
   private useDenseSlot(index: number): void {
-    if (this.denseUsed === this.denseSlots.length) {
-      const slots = new Int32Array(this.denseSlots.length * 2);
-      slots.set(this.denseSlots);
-      this.denseSlots = slots;
-    }
+    if (this.denseUsed === this.denseSlots.length) this.growSlots(this.denseUsed + 1);
     this.denseSlots[this.denseUsed++] = index;
+  }
+
+  /** Room for at least `size` dense slots. */
+  private growSlots(size: number): void {
+    const slots = new Int32Array(Math.max(size, this.denseSlots.length * 2));
+    slots.set(this.denseSlots.subarray(0, this.denseUsed));
+    this.denseSlots = slots;
   }
 
   private addDense(layout: HdrLayout, lo: Float64Array, width: Float64Array | null, n: BucketCounts, start: number, end: number): void {

@@ -84,7 +84,10 @@ describe('BucketSum', () => {
       // The layout object the sum uses for its own precision, or another one: both paths.
       const layout = precision === indexedIn.precision ? hdrLayout(precision) : indexedIn;
       for (let batch = 0; batch < 20; batch++) {
-        const index = Int32Array.from({ length: 2 + Math.floor(rand() * 300) }, () => Math.floor(rand() * 2000));
+        // Later batches reach indices beyond the dense array's first size (4096), so that it grows
+        // while it holds the earlier batches' sums.
+        const top = batch < 10 ? 2000 : layout.exactIndexLimit;
+        const index = Int32Array.from({ length: 2 + Math.floor(rand() * 300) }, () => Math.floor(rand() * top));
         const n = Float64Array.from(index, () => (rand() < 0.05 ? 0 : 1 + Math.floor(rand() * 50)));
         const start = Math.floor(rand() * 2);
         byIndex.addIndexed(layout, index, n, start, index.length);
@@ -112,6 +115,20 @@ describe('BucketSum', () => {
     expect(sum.size).toBe(0);
     sum.add(Float64Array.of(3.5), null, Float64Array.of(1), 0, 1);
     expect(() => sum.drainIndexed(indexedColumns(1))).toThrow(/no counts index/);
+  });
+
+  it('keeps sums by counts index across the growth of its dense array, at its very end too', () => {
+    const layout = hdrLayout({ significantDigits: 3, lowestDiscernibleValue: 1000 });
+    const sum = new BucketSum();
+    sum.usePrecision(layout.precision);
+    // The dense array starts at 4096 slots: 4095 is its last, 4096 and 8192 each the first past an end.
+    sum.addIndexed(layout, Int32Array.of(5, 4095), Uint32Array.of(1, 2), 0, 2);
+    sum.addIndexed(layout, Int32Array.of(4096, 4096, 5), Uint32Array.of(3, 4, 5), 0, 3);
+    sum.addIndexed(layout, Int32Array.of(8192, 4095), Float64Array.of(6, 7), 0, 2);
+    expect(sum.total).toBe(28);
+    const { columns, length } = sum.drainIndexed(indexedColumns(1));
+    const got = new Map(Array.from({ length }, (_, k) => [columns.index[k], columns.n[k]]));
+    expect(got).toEqual(new Map([[5, 6], [4095, 9], [4096, 7], [8192, 6]]));
   });
 
   it('drains in ascending lo when every bucket is of its precision, and declines otherwise', () => {
