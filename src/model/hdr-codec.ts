@@ -427,7 +427,6 @@ function readFixedCounts(
       if (count > widest) widest = count;
     }
   }
-  if (total > MAX_EXACT) throw new HdrDecodeError('payload', 'total count exceeds 2^53');
   return buildIndexed(n, total, widest);
 }
 
@@ -490,7 +489,6 @@ function readSparseCounts(
     total += count;
     if (count > widest) widest = count;
   }
-  if (total > MAX_EXACT) throw new HdrDecodeError('payload', 'total count exceeds 2^53');
   return buildIndexed(n, total, widest);
 }
 
@@ -550,7 +548,6 @@ function readLeb128Counts(
     }
     index++;
   }
-  if (total > MAX_EXACT) throw new HdrDecodeError('payload', 'total count exceeds 2^53');
   return buildIndexed(n, total, widest);
 }
 
@@ -583,9 +580,10 @@ const UINT32_MAX = 0xffffffff;
 
 /**
  * Turns the first `n` scratch (index, count) pairs into a histogram; `widest` is its largest count,
- * which decides whether 32-bit counts hold them all (see BucketCounts).
+ * which decides whether 32-bit counts hold them all (see BucketCounts). A total past 2^53 is refused.
  */
 function buildIndexed(n: number, totalCount: number, widest: number): IndexedHistogram {
+  if (totalCount > MAX_EXACT) throw new HdrDecodeError('payload', 'total count exceeds 2^53');
   const narrow = widest <= UINT32_MAX;
   const countBytes = narrow ? 4 : 8;
   // Counts first, at the slab's 8-byte alignment; the indices (4 bytes) after them.
