@@ -486,13 +486,10 @@ async function httpCases(baseUrl: string, native: Awaited<ReturnType<typeof find
   return { cases, ycsbRawMbPerCoreSecond };
 }
 
-// `--only http`: the HTTP tools' cases alone.
-if (option('--only') === 'http') {
+/** A `--only` case: the built app served, `run` given its folder and address, then everything stopped and removed. */
+async function onlyCase(run: (served: { dist: string; url: string }) => Promise<void>): Promise<never> {
   try {
-    const server = await buildAndServe();
-    const http = await httpCases(server.url, await findNative());
-    if (json) console.log(JSON.stringify(http, null, 2));
-    else printHttpCases(http.cases, http.ycsbRawMbPerCoreSecond);
+    await run(await buildAndServe());
   } finally {
     stopServer();
     rmSync(work, { recursive: true, force: true });
@@ -500,43 +497,43 @@ if (option('--only') === 'http') {
   process.exit(0);
 }
 
+const only = option('--only');
+
+// `--only http`: the HTTP tools' cases alone.
+if (only === 'http') {
+  await onlyCase(async ({ url }) => {
+    const http = await httpCases(url, await findNative());
+    if (json) console.log(JSON.stringify(http, null, 2));
+    else printHttpCases(http.cases, http.ycsbRawMbPerCoreSecond);
+  });
+}
+
 // `--only requests`: that case alone (its figures, without the rest of the bench).
-if (option('--only') === 'requests') {
-  try {
-    const server = await buildAndServe();
-    const q = await requestsQueryCase(server.url, queryRows);
+if (only === 'requests') {
+  await onlyCase(async ({ url }) => {
+    const q = await requestsQueryCase(url, queryRows);
     if (json) console.log(JSON.stringify(q, null, 2));
     else {
       log(`${q.case} (${q.mb} MB): app ${q.appSeconds} s (worker ${q.workerSeconds} s), again ${q.againSeconds} s (worker ${q.againWorkerSeconds} s); native ${q.nativeSeconds ?? '–'} s`);
       log(`  ratio ${q.nativeRatio ?? '–'}× (first query of the page), ${q.againNativeRatio ?? '–'}× (again); same rows: ${q.sameRows ?? '–'}`);
     }
-  } finally {
-    stopServer();
-    rmSync(work, { recursive: true, force: true });
-  }
-  process.exit(0);
+  });
 }
 
 // `--only hdr`: the real-histogram case alone, the app beside the Java reference, `--hdr-reps` times.
-if (option('--only') === 'hdr') {
-  try {
-    const { url } = await buildAndServe();
+if (only === 'hdr') {
+  await onlyCase(async ({ url }) => {
     const rows = await realHdrCase(url, hdrSeconds, javaReference(path.join('.bench-data', 'java')), positive('--hdr-reps', option('--hdr-reps') ?? '3'));
     if (json) console.log(JSON.stringify(rows, null, 2));
-  } finally {
-    stopServer();
-    rmSync(work, { recursive: true, force: true });
-  }
-  process.exit(0);
+  });
 }
 
 // `--only raw-run`: four files of the one-hour raw run by a #files= link on a cold page, dropped as
 // soon as the page shows, and dropped on the page showing the sample data, each beside native
 // DuckDB in the same repetition: the cases where nothing may wait for DuckDB to start, and the
 // parse alone. `--app-reps R` repetitions.
-if (option('--only') === 'raw-run') {
-  try {
-    const { dist, url } = await buildAndServe();
+if (only === 'raw-run') {
+  await onlyCase(async ({ dist, url }) => {
     const dir = path.join(dist, 'bench-data', 'four');
     mkdirSync(dir, { recursive: true });
     const files = ['client1-raw.csv', 'client2-raw.csv', 'client3-raw.csv', 'client4-raw.csv'].map((f) => path.join(dir, f));
@@ -560,11 +557,7 @@ if (option('--only') === 'raw-run') {
       }
     }
     if (json) console.log(JSON.stringify(rows, null, 2));
-  } finally {
-    stopServer();
-    rmSync(work, { recursive: true, force: true });
-  }
-  process.exit(0);
+  });
 }
 
 try {
