@@ -372,6 +372,20 @@ export function mergeInOrder(a: SparseHistogram, b: SparseHistogram): SparseHist
   return exactly(out, length, a.totalCount + b.totalCount);
 }
 
+/** Histograms in order as one (at least one), merged two by two: each bucket is copied log2(k) times. */
+export function mergeAllInOrder(histograms: readonly SparseHistogram[]): SparseHistogram {
+  let level = histograms;
+  while (level.length > 1) {
+    const next: SparseHistogram[] = [];
+    for (let k = 0; k < level.length; k += 2) {
+      const [a, b] = [level[k] as SparseHistogram, level[k + 1]];
+      next.push(b ? mergeInOrder(a, b) : a);
+    }
+    level = next;
+  }
+  return level[0] as SparseHistogram;
+}
+
 /** The first `length` buckets of `columns` as a histogram, in columns of exactly that size. */
 function exactly(columns: BucketColumns, length: number, totalCount: number): SparseHistogram {
   if (length === columns.lo.length) return { lo: columns.lo, width: columns.width, count: columns.n, totalCount };

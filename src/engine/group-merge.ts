@@ -2,7 +2,7 @@ import { tableFromArrays } from 'apache-arrow';
 import { samePrecision } from '../model/hdr-layout.ts';
 import { max, mean, min, stdDeviation, valueAtRank } from '../model/hdr-stats.ts';
 import type { HdrPrecision, SparseHistogram } from '../model/types.ts';
-import { BucketSum, bucketColumns, inOrder, mergeInOrder, type BucketColumns } from './bucket-sum.ts';
+import { BucketSum, bucketColumns, inOrder, mergeAllInOrder, type BucketColumns } from './bucket-sum.ts';
 import type { Db } from './db.ts';
 import type { SeriesInfo, Store } from './store.ts';
 import { percentileRank } from '../model/percentiles.ts';
@@ -154,7 +154,7 @@ function mergeOverTime(store: Store, sel: Selection, bucketS: number): MergedHis
         if (groupSum.total > before) raw &&= store.series[id]?.source === 'raw';
       }
       if (groupSum.size > 0) {
-        out.push({ g, tb, raw, histogram: drainHistogram() });
+        out.push({ g, tb, raw, histogram: groupSum.drainInOrder() });
       }
       sec = next(tb + bucketS);
     }
@@ -242,36 +242,15 @@ function summed(store: Store, ids: readonly number[], members: ReadonlyMap<numbe
   const all = ids.map((id) => members.get(id) as Members);
   // Whole sums without one precision (raw values): merged two by two, a pass each, instead of a
   // hash table of every bucket and a sort of the result (~1 s for 1M distinct ns latencies).
-  if (precision === null && all.every(isInOrder)) {
-    let level: SparseHistogram[] = all;
-    while (level.length > 1) level = Array.from({ length: Math.ceil(level.length / 2) }, (_, k) => (level[2 * k + 1] ? mergeInOrder(level[2 * k] as SparseHistogram, level[2 * k + 1] as SparseHistogram) : (level[2 * k] as SparseHistogram)));
-    return level[0] as SparseHistogram;
-  }
+  if (precision === null && all.every(isInOrder)) return mergeAllInOrder(all);
   // Dense summing needs one precision; a group mixing precisions (or raw values) uses the table.
   groupSum.usePrecision(precision);
   for (const m of all) {
     if (isInOrder(m)) groupSum.add(m.lo, m.width, m.count, 0, m.lo.length);
     else groupSum.add(m.columns.lo, m.columns.width, m.columns.n, m.start, m.end);
   }
-  return drainHistogram();
+  return groupSum.drainInOrder();
 }
-
-/** Empties `groupSum` into a histogram in (lo, width) order. */
-function drainHistogram(): SparseHistogram {
-  const totalCount = groupSum.total;
-  const sorted = groupSum.drainSorted(drainScratch);
-  if (sorted === null) {
-    const drained = groupSum.drain(drainScratch);
-    drainScratch = drained.columns;
-    return inOrder(drained.columns, 0, drained.length);
-  }
-  const { columns, length } = sorted;
-  drainScratch = columns;
-  // A sum holds no empty bucket.
-  return { lo: columns.lo.slice(0, length), width: columns.width.slice(0, length), count: columns.n.slice(0, length), totalCount };
-}
-
-let drainScratch = bucketColumns(1024);
 
 /**
  * Each histogram's figures with its values at `percentiles`: HdrHistogram 2.2.2's own algorithms
