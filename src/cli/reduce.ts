@@ -271,7 +271,8 @@ export async function main(argv: string[]): Promise<number> {
         if (series === undefined) {
           series = extra++;
           streamed = false;
-          for (let i = 0; i < s.counts.sec.length; i++) recorder.addCount(series, s.counts.sec[i]! * 1000, s.counts.value[i]!, s.counts.n[i]!);
+          const { secs, starts, value, n } = s.counts;
+          for (let k = 0; k < secs.length; k++) for (let i = starts[k]!; i < starts[k + 1]!; i++) recorder.addCount(series, secs[k]! * 1000, value[i]!, n[i]!);
         }
         const client = clientOf.get(s) ?? 'client';
         // The file name names the client in the app; characters a path cannot hold become _.

@@ -50,7 +50,7 @@ export function packOutcome(outcome: FileOutcome, levels?: (PrebuiltLevels | nul
         return packed;
       }
       case 'raw':
-        for (const column of [s.counts.sec, s.counts.value, s.counts.n]) transfer.add(bufferOf(column));
+        for (const column of [s.counts.secs, s.counts.starts, s.counts.value, s.counts.n]) transfer.add(bufferOf(column));
         return s;
       case 'distribution':
       case 'printed':

@@ -73,20 +73,10 @@ export function mergeLevels(a: PrebuiltLevels, b: PrebuiltLevels): PrebuiltLevel
 
 /** A level's blocks as counts per (block, value), the shape mergeCounted merges. */
 function countedOf(level: LevelColumns): CountedSamples {
-  const sec = new Float64Array(level.n.length);
-  for (let k = 0; k < level.secs.length; k++) sec.fill(level.secs[k]!, level.starts[k]!, level.starts[k + 1]!);
-  return { samples: 0, firstMs: null, lastMs: null, counts: { sec, value: level.keys as Float64Array, n: level.n } };
+  return { samples: 0, firstMs: null, lastMs: null, counts: { secs: level.secs, starts: level.starts, value: level.keys as Float64Array, n: level.n } };
 }
 
+/** Merged blocks as a level (they all have a time: a level's blocks do). */
 function levelOf({ counts }: CountedSamples): LevelColumns {
-  const secs: number[] = [];
-  const starts: number[] = [];
-  for (let i = 0; i < counts.sec.length; i++) {
-    if (i === 0 || counts.sec[i] !== counts.sec[i - 1]) {
-      secs.push(counts.sec[i]!);
-      starts.push(i);
-    }
-  }
-  starts.push(counts.sec.length);
-  return { secs: Float64Array.from(secs), starts: Uint32Array.from(starts), keys: counts.value, n: counts.n };
+  return { secs: counts.secs, starts: counts.starts, keys: counts.value, n: counts.n };
 }

@@ -55,31 +55,16 @@ export class SecondCells {
     );
   }
 
-  /** Raw counts: one piece per second, exact values (width 1). */
+  /** Raw counts: one piece per second, exact values (width 1); the columns as they are. */
   static ofRaw(series: RawSeries): SecondCells {
-    const { sec, value, n } = series.counts;
-    let timed = 0;
-    for (let i = 0; i < sec.length; i++) if (!Number.isNaN(sec[i])) timed++;
-    // Parsers count in second order (untimed last): then the columns are used as they are.
-    const order = inSecondOrder(sec, timed) ? null : ascending(sec);
-    // NaN sorts last: the timed entries come first, in second order.
-    const sortedSec = order ? gather(sec, order) : sec;
-    const sortedValue = order ? gather(value, order) : value;
-    const sortedN = order ? gather(n, order) : n;
-    const starts: number[] = [];
-    const secs: number[] = [];
-    for (let k = 0; k < timed; k++) {
-      const s = sortedSec[k]!;
-      if (k === 0 || s !== secs[secs.length - 1]) {
-        starts.push(k);
-        secs.push(s);
-      }
-    }
-    starts.push(timed);
+    const { secs, starts, value, n } = series.counts;
+    const untimed = secs.length > 0 && Number.isNaN(secs[secs.length - 1]);
+    const timed = untimed ? secs.length - 1 : secs.length;
+    const from = starts[timed] ?? 0;
     return new SecondCells(
-      Float64Array.from(secs),
-      (k, visit) => visit(secs[k]!, sortedValue, sortedN, starts[k]!, starts[k + 1]!),
-      timed < sec.length ? { value: sortedValue.subarray(timed), n: sortedN.subarray(timed) } : null,
+      secs.subarray(0, timed),
+      (k, visit) => visit(secs[k]!, value, n, starts[k]!, starts[k + 1]!),
+      untimed ? { value: value.subarray(from), n: n.subarray(from) } : null,
       null,
     );
   }
@@ -262,19 +247,6 @@ function concat<T extends Int32Array | Float64Array>(parts: readonly T[], out: T
   return out;
 }
 
-function gather(column: Float64Array, order: Uint32Array): Float64Array {
-  const out = new Float64Array(order.length);
-  for (let k = 0; k < order.length; k++) out[k] = column[order[k]!]!;
-  return out;
-}
-
-/** Whether the first `timed` seconds ascend and only NaNs follow them. */
-function inSecondOrder(sec: Float64Array, timed: number): boolean {
-  for (let i = 1; i < timed; i++) if (!(sec[i - 1]! <= sec[i]!)) return false;
-  for (let i = timed; i < sec.length; i++) if (!Number.isNaN(sec[i])) return false;
-  return true;
-}
-
 /** Indices in ascending order of `keys` (whole seconds, or NaN: last), stable. */
 function ascending(keys: Float64Array): Uint32Array {
   let inOrder = true;
@@ -307,7 +279,7 @@ function ascending(keys: Float64Array): Uint32Array {
       return x - y || a - b;
     });
   }
-  // Raw counts come in hash-table order over a run's few thousand seconds: a counting sort.
+  // Seconds over a span not much wider than their number: a counting sort.
   // Slot `span` holds the NaNs; next[slot] ends as the first position of that slot.
   const next = new Uint32Array(span + 2);
   for (let i = 0; i < keys.length; i++) {

@@ -5,7 +5,6 @@ export interface CountedSamples {
   samples: number;
   firstMs: number | null;
   lastMs: number | null;
-  /** In second order, each (second, value) once; samples without a time (NaN second) last. */
   counts: SampleCountColumns;
 }
 
@@ -97,7 +96,7 @@ export class SampleCounter {
     this.count(true);
     const untimed = this.untimed.bySeries(seriesCount);
     const counted = Array.from({ length: seriesCount }, (_, i): CountedSamples => {
-      if (i >= this.seriesCount) return { samples: 0, firstMs: null, lastMs: null, counts: { sec: new Float64Array(0), value: new Float64Array(0), n: new Float64Array(0) } };
+      if (i >= this.seriesCount) return { samples: 0, firstMs: null, lastMs: null, counts: joined([], untimed[i]!) };
       const first = this.firstMs[i]!;
       const last = this.lastMs[i]!;
       const timed = first <= last;
@@ -106,8 +105,7 @@ export class SampleCounter {
       if (late.length === 0) counts = joined(this.main[i] ?? [], untimed[i]!);
       else {
         // Late samples: merged into one run first (rarely more than a few thousand cells).
-        const whole = joined(this.main[i] ?? [], { value: NO_VALUES, n: NO_VALUES });
-        let cells: CellRun = { ...whole, length: whole.sec.length };
+        let cells = concatenated(this.main[i] ?? []);
         for (const run of late.reverse()) cells = this.scratch.merge(cells, run);
         counts = joined([cells], untimed[i]!);
       }
@@ -217,29 +215,34 @@ export class SampleCounter {
  */
 export function mergeCounted(a: CountedSamples, b: CountedSamples): CountedSamples {
   const untimedCounts = new UntimedCounts();
-  for (const c of [a.counts, b.counts]) for (let i = c.sec.length - 1; i >= 0 && Number.isNaN(c.sec[i]); i--) untimedCounts.add(0, c.value[i] as number, c.n[i] as number);
+  for (const { secs, starts, value, n } of [a.counts, b.counts]) {
+    const last = secs.length - 1;
+    if (last >= 0 && Number.isNaN(secs[last])) for (let i = starts[last] as number; i < (starts[last + 1] as number); i++) untimedCounts.add(0, value[i] as number, n[i] as number);
+  }
   const untimed = untimedCounts.bySeries(1)[0] as { value: Float64Array; n: Float64Array };
   // Room for the untimed cells after the merged ones: the columns are made once, not copied again.
   const cells = new Scratch().merge(timedRun(a.counts), timedRun(b.counts), untimed.value.length);
-  cells.sec.fill(Number.NaN, cells.length, cells.length + untimed.value.length);
-  cells.value.set(untimed.value, cells.length);
-  cells.n.set(untimed.n, cells.length);
-  const size = cells.length + untimed.value.length;
+  const timed = cells.length;
+  cells.value.set(untimed.value, timed);
+  cells.n.set(untimed.n, timed);
+  cells.length += untimed.value.length;
   const firsts = [a.firstMs, b.firstMs].filter((t): t is number => t !== null);
   const lasts = [a.lastMs, b.lastMs].filter((t): t is number => t !== null);
   return {
     samples: a.samples + b.samples,
     firstMs: firsts.length > 0 ? Math.min(...firsts) : null,
     lastMs: lasts.length > 0 ? Math.max(...lasts) : null,
-    counts: { sec: cells.sec.subarray(0, size), value: cells.value.subarray(0, size), n: cells.n.subarray(0, size) },
+    counts: columnsOf(cells, timed),
   };
 }
 
-/** The timed cells of counts in second order (untimed last), as a run. */
-function timedRun(counts: SampleCountColumns): CellRun {
-  let length = counts.sec.length;
-  while (length > 0 && Number.isNaN(counts.sec[length - 1])) length--;
-  return { sec: counts.sec, value: counts.value, n: counts.n, length };
+/** The timed cells of counts as a run, each with its second. */
+function timedRun({ secs, starts, value, n }: SampleCountColumns): CellRun {
+  const groups = secs.length > 0 && Number.isNaN(secs[secs.length - 1]) ? secs.length - 1 : secs.length;
+  const length = starts[groups] ?? 0;
+  const sec = new Float64Array(length);
+  for (let k = 0; k < groups; k++) sec.fill(secs[k] as number, starts[k], starts[k + 1]);
+  return { sec, value, n, length };
 }
 
 /** Counted cells in second order, each second once. */
@@ -520,8 +523,6 @@ function hashValue(value: number): number {
   return h ^ (h >>> 16);
 }
 
-const NO_VALUES = new Float64Array(0);
-
 function emptyRun(capacity: number): CellRun {
   return { sec: new Float64Array(capacity), value: new Float64Array(capacity), n: new Float64Array(capacity), length: 0 };
 }
@@ -543,16 +544,70 @@ function slice(run: CellRun, from: number, to: number): CellRun {
 }
 
 
-/** `runs` one after another, then the untimed cells (NaN second), in columns of exactly their size. */
+/**
+ * `runs` one after another, then the untimed cells, as columns of exactly their size: a second once
+ * for its cells. One run and no untimed cells (a series of one count, or merged) is used as it is.
+ */
 function joined(runs: readonly CellRun[], untimed: { value: Float64Array; n: Float64Array }): SampleCountColumns {
+  if (runs.length === 1 && untimed.value.length === 0) return columnsOf(runs[0] as CellRun, (runs[0] as CellRun).length);
   const timed = runs.reduce((sum, r) => sum + r.length, 0);
   const size = timed + untimed.value.length;
-  const out: CellRun = { sec: new Float64Array(size), value: new Float64Array(size), n: new Float64Array(size), length: 0 };
+  const value = new Float64Array(size);
+  const n = new Float64Array(size);
+  const seconds = new SecondStarts();
+  let at = 0;
+  for (const r of runs) {
+    value.set(r.value.subarray(0, r.length), at);
+    n.set(r.n.subarray(0, r.length), at);
+    seconds.add(r.sec, r.length, at);
+    at += r.length;
+  }
+  value.set(untimed.value, timed);
+  n.set(untimed.n, timed);
+  return { ...seconds.finish(timed, size), value, n };
+}
+
+/** The cells of `run` as columns (their own, not copied): `timed` cells with a second, then untimed ones. */
+function columnsOf(run: CellRun, timed: number): SampleCountColumns {
+  const seconds = new SecondStarts();
+  seconds.add(run.sec, timed, 0);
+  return { ...seconds.finish(timed, run.length), value: run.value.subarray(0, run.length), n: run.n.subarray(0, run.length) };
+}
+
+/** Where each second's cells start, from cells' seconds in order (a second may run on from one run into the next). */
+class SecondStarts {
+  private readonly secs: number[] = [];
+  private readonly starts: number[] = [];
+
+  /** Cells `0..length` of `sec`, which are cells `at..` of the whole. */
+  add(sec: Float64Array, length: number, at: number): void {
+    let last = this.secs.length > 0 ? (this.secs[this.secs.length - 1] as number) : Number.NaN;
+    for (let i = 0; i < length; i++) {
+      const s = sec[i] as number;
+      if (s !== last) {
+        this.secs.push(s);
+        this.starts.push(at + i);
+        last = s;
+      }
+    }
+  }
+
+  /** The columns, `timed` cells with a second and then, up to `size`, untimed ones (second NaN). */
+  finish(timed: number, size: number): { secs: Float64Array; starts: Uint32Array } {
+    if (size > timed) {
+      this.secs.push(Number.NaN);
+      this.starts.push(timed);
+    }
+    this.starts.push(size);
+    return { secs: Float64Array.from(this.secs), starts: Uint32Array.from(this.starts) };
+  }
+}
+
+/** `runs` one after another, as one run. */
+function concatenated(runs: readonly CellRun[]): CellRun {
+  const out = emptyRun(runs.reduce((sum, r) => sum + r.length, 0));
   for (const r of runs) copyCells(r, 0, r.length, out);
-  out.sec.fill(Number.NaN, timed);
-  out.value.set(untimed.value, timed);
-  out.n.set(untimed.n, timed);
-  return { sec: out.sec, value: out.value, n: out.n };
+  return out;
 }
 
 /** The first cell of `run` from `from` on whose second is at or after `sec` (binary search). */

@@ -179,10 +179,14 @@ function requestPrint(file: ParsedFile): RequestPrint | null {
   for (const s of timed) {
     if (s.kind === 'raw') {
       let sum = 0;
-      for (let i = 0; i < s.counts.n.length; i++) {
-        const n = s.counts.n[i] as number;
-        add((s.counts.sec[i] as number) * 1e6, n);
-        sum += (s.counts.value[i] as number) * n;
+      const { secs, starts, value, n } = s.counts;
+      for (let k = 0; k < secs.length; k++) {
+        let inSecond = 0;
+        for (let i = starts[k] as number; i < (starts[k + 1] as number); i++) {
+          inSecond += n[i] as number;
+          sum += (value[i] as number) * (n[i] as number);
+        }
+        add((secs[k] as number) * 1e6, inSecond);
       }
       rawSums?.set(`${s.op}|${s.unit}`, `${s.samples}|${sum}`);
       if ((s.firstMs !== null && s.firstMs % 1000 !== 0) || (s.lastMs !== null && s.lastMs % 1000 !== 0)) msTimes = true;

@@ -1,4 +1,4 @@
-import type { LatencyUnit, RawSeries } from '../../src/model/types.ts';
+import type { LatencyUnit, RawSeries, SampleCountColumns } from '../../src/model/types.ts';
 
 /**
  * What a parser must produce for these samples, counted with a string-keyed map — a different
@@ -28,7 +28,7 @@ export function rawSeries(op: string, unit: LatencyUnit, timeMs: ArrayLike<numbe
     samples: latency.length,
     firstMs: first <= last ? first : null,
     lastMs: first <= last ? last : null,
-    counts: { sec: Float64Array.from(cells, (c) => c.sec), value: Float64Array.from(cells, (c) => c.value), n: Float64Array.from(cells, (c) => c.n) },
+    counts: countColumns(cells),
     ...(client !== undefined ? { client } : {}),
   };
 }
@@ -42,13 +42,15 @@ export function latencies(s: RawSeries): number[] {
 
 /** One `second|value` record per sample, sorted: a damaged line then costs its own record only. */
 export function sampleRecords(s: RawSeries): string[] {
-  return Array.from(s.counts.value, (v, i) => Array<string>(s.counts.n[i] as number).fill(`${s.counts.sec[i]}|${v}`)).flat().sort();
+  const sec = cellSeconds(s.counts);
+  return Array.from(s.counts.value, (v, i) => Array<string>(s.counts.n[i] as number).fill(`${sec[i]}|${v}`)).flat().sort();
 }
 
 /** Samples that have a time (they count in throughput). */
 export function timedSamples(s: RawSeries): number {
   let total = 0;
-  for (let i = 0; i < s.counts.n.length; i++) if (!Number.isNaN(s.counts.sec[i])) total += s.counts.n[i] as number;
+  const sec = cellSeconds(s.counts);
+  for (let i = 0; i < s.counts.n.length; i++) if (!Number.isNaN(sec[i])) total += s.counts.n[i] as number;
   return total;
 }
 
@@ -56,9 +58,33 @@ export function timedSamples(s: RawSeries): number {
 export function inCountOrder<S extends { kind: string }>(s: S): S {
   if (s.kind !== 'raw') return s;
   const raw = s as unknown as RawSeries;
-  // NaN (no time) first: a comparator returning NaN would leave the order to chance.
-  const second = (i: number) => (Number.isNaN(raw.counts.sec[i]) ? -Infinity : (raw.counts.sec[i] as number));
-  const order = Array.from(raw.counts.value, (_, i) => i).sort((a, b) => second(a) - second(b) || (raw.counts.value[a] as number) - (raw.counts.value[b] as number));
-  const pick = (column: Float64Array) => Float64Array.from(order, (i) => column[i] as number);
-  return { ...raw, counts: { sec: pick(raw.counts.sec), value: pick(raw.counts.value), n: pick(raw.counts.n) } } as unknown as S;
+  const sec = cellSeconds(raw.counts);
+  const cells = Array.from(raw.counts.value, (value, i) => ({ sec: sec[i] as number, value, n: raw.counts.n[i] as number }));
+  // By value here, then by second (stable) in countColumns.
+  return { ...raw, counts: countColumns(cells.sort((a, b) => a.value - b.value)) } as unknown as S;
+}
+
+/** Each cell's second (NaN: no time), as the counts hold it once per second. */
+export function cellSeconds({ secs, starts, value }: SampleCountColumns): Float64Array {
+  const sec = new Float64Array(value.length);
+  for (let k = 0; k < secs.length; k++) sec.fill(secs[k] as number, starts[k], starts[k + 1]);
+  return sec;
+}
+
+/** Cells as a raw series' counts: grouped by second in ascending order (stable), the untimed last. */
+export function countColumns(cells: readonly { sec: number; value: number; n: number }[]): SampleCountColumns {
+  // NaN (no time) last: a comparator returning NaN would leave the order to chance.
+  const key = (s: number) => (Number.isNaN(s) ? Infinity : s);
+  const untimed = (s: number) => (Number.isNaN(s) ? 1 : 0);
+  const sorted = [...cells].sort((a, b) => key(a.sec) - key(b.sec) || untimed(a.sec) - untimed(b.sec));
+  const secs: number[] = [];
+  const starts: number[] = [];
+  sorted.forEach((c, i) => {
+    if (i === 0 || !Object.is(c.sec, sorted[i - 1]!.sec)) {
+      secs.push(c.sec);
+      starts.push(i);
+    }
+  });
+  starts.push(sorted.length);
+  return { secs: Float64Array.from(secs), starts: Uint32Array.from(starts), value: Float64Array.from(sorted, (c) => c.value), n: Float64Array.from(sorted, (c) => c.n) };
 }

@@ -193,7 +193,7 @@ describe('generic per-operation CSV', () => {
   it('takes the latency unit from the header, ISO timestamps, a client column, and a column mapping', async () => {
     const csv = 'when,op,lat_ns,client\n2026-11-21T10:10:08.500Z,GET,1500,a\n2026-11-21T10:10:09Z,GET,2500,b\n';
     const f = parsed(await readText('x.csv', csv, { formatId: 'generic-csv', format: { mapping: { time: 'when', latency: 'lat_ns', unit: 'ns', op: 'op', client: 'client' } } }));
-    expect(f.series.map((s) => [s.client, s.op, s.unit, latencies(s as RawSeries), (s as RawSeries).firstMs, Array.from((s as RawSeries).counts.sec)])).toEqual([
+    expect(f.series.map((s) => [s.client, s.op, s.unit, latencies(s as RawSeries), (s as RawSeries).firstMs, Array.from((s as RawSeries).counts.secs)])).toEqual([
       ['a', 'GET', 'ns', [1500], Date.UTC(2026, 10, 21, 10, 10, 8, 500), [Date.UTC(2026, 10, 21, 10, 10, 8) / 1000]],
       ['b', 'GET', 'ns', [2500], Date.UTC(2026, 10, 21, 10, 10, 9), [Date.UTC(2026, 10, 21, 10, 10, 9) / 1000]],
     ]);

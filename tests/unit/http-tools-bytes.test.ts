@@ -17,7 +17,7 @@ import { parseByBytes, parseByLines } from './line-paths.ts';
 
 const shape = (f: ParsedFile) => ({
   ...f,
-  series: f.series.map((s) => (s.kind === 'raw' ? { ...s, counts: { sec: [...s.counts.sec], value: [...s.counts.value], n: [...s.counts.n] } } : s)),
+  series: f.series.map((s) => (s.kind === 'raw' ? { ...s, counts: { secs: [...s.counts.secs], starts: [...s.counts.starts], value: [...s.counts.value], n: [...s.counts.n] } } : s)),
 });
 
 function holdsEqual(format: FormatModule, file: string, line: fc.Arbitrary<string>, head: fc.Arbitrary<string>): void {

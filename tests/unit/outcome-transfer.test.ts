@@ -37,7 +37,7 @@ function typedArraysOf(outcome: FileOutcome): (Float64Array | Int32Array | Uint3
   if (isFailed(outcome)) return [];
   return outcome.series.flatMap((s) => {
     if (s.kind === 'histogram') return s.intervals.flatMap(({ histogram: h }) => [h.index, h.count]);
-    if (s.kind === 'raw') return [s.counts.sec, s.counts.value, s.counts.n];
+    if (s.kind === 'raw') return [s.counts.secs, s.counts.starts, s.counts.value, s.counts.n];
     return [];
   });
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { inChunks, readFile } from '../../src/formats/read-file.ts';
 import { SampleCounter } from '../../src/formats/sample-counter.ts';
-import { inCountOrder, rawSeries } from '../helpers/raw-samples.ts';
+import { cellSeconds, inCountOrder, rawSeries } from '../helpers/raw-samples.ts';
 import { encodeText } from './fuzz/mutations.ts';
 
 function mulberry32(seed: number): () => number {
@@ -66,16 +66,19 @@ describe('SampleCounter', () => {
         values[series]!.push(v);
       }
       counter.finish(2).forEach((counted, k) => {
-        const { sec } = counted.counts;
-        const timed = sec.findIndex((s) => Number.isNaN(s));
-        const end = timed < 0 ? sec.length : timed;
-        const backwards = sec.subarray(0, end).findIndex((s, i) => i > 0 && s < sec[i - 1]!);
-        expect(backwards, `${name}: a second before the one ahead of it`).toBe(-1);
-        expect(sec.subarray(end).every((s) => Number.isNaN(s)), `${name}: untimed last`).toBe(true);
+        const { secs, starts } = counted.counts;
+        const timed = secs.findIndex((s) => Number.isNaN(s));
+        const end = timed < 0 ? secs.length : timed;
+        const backwards = secs.subarray(0, end).findIndex((s, i) => i > 0 && s <= secs[i - 1]!);
+        expect(backwards, `${name}: a second not after the one ahead of it`).toBe(-1);
+        expect(end >= secs.length - 1, `${name}: untimed once, last`).toBe(true);
+        expect(starts.findIndex((s, k) => k > 0 && s <= starts[k - 1]!), `${name}: a second without cells`).toBe(-1);
+        const sec = cellSeconds(counted.counts);
         // Compared cell by cell with plain loops: a deep equality of 10⁵-cell columns takes seconds.
         const expected = rawSeries('OP', 'us', times[k]!, values[k]!);
         const want = new Map<string, number>();
-        expected.counts.value.forEach((v, i) => want.set(`${expected.counts.sec[i]}|${v}`, expected.counts.n[i]!));
+        const expectedSec = cellSeconds(expected.counts);
+        expected.counts.value.forEach((v, i) => want.set(`${expectedSec[i]}|${v}`, expected.counts.n[i]!));
         const wrong: string[] = [];
         counted.counts.value.forEach((v, i) => {
           const key = `${sec[i]}|${v}`;

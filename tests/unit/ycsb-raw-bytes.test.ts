@@ -14,7 +14,7 @@ const byLines = (text: string): ParsedFile => parseByLines(ycsbRawFormat, 'c1-ra
 const byBytes = (text: string, cuts: number[]): ParsedFile => parseByBytes(ycsbRawFormat, 'c1-raw.csv', text, cuts);
 
 const shape = (f: ParsedFile) => ({
-  series: f.series.map((s) => (s.kind === 'raw' ? { op: s.op, samples: s.samples, firstMs: s.firstMs, lastMs: s.lastMs, sec: [...s.counts.sec], value: [...s.counts.value], n: [...s.counts.n] } : s)),
+  series: f.series.map((s) => (s.kind === 'raw' ? { op: s.op, samples: s.samples, firstMs: s.firstMs, lastMs: s.lastMs, secs: [...s.counts.secs], starts: [...s.counts.starts], value: [...s.counts.value], n: [...s.counts.n] } : s)),
   errors: f.errors,
   skippedLines: f.skippedLines,
   lines: f.lines,

@@ -232,14 +232,18 @@ function checkSeries(s: LatencySeries, where: string): void {
       must(total === h.totalCount && count(total), `${where}: totalCount ${h.totalCount} ≠ Σ ${total}`);
     }
   } else if (s.kind === 'raw') {
-    const { sec, value, n } = s.counts;
-    must(sec.length === value.length && value.length === n.length, `${where}: count columns differ in length`);
+    const { secs, starts, value, n } = s.counts;
+    must(value.length === n.length && starts.length === secs.length + 1 && starts[0] === 0 && starts[secs.length] === value.length, `${where}: count columns differ in length`);
+    for (let k = 0; k < secs.length; k++) {
+      const t = secs[k] as number;
+      must(Number.isNaN(t) ? k === secs.length - 1 : Number.isInteger(t) && Math.abs(t) * 1e6 <= Number.MAX_SAFE_INTEGER, `${where}: second ${t}`);
+      must(k === 0 || t > (secs[k - 1] as number) || Number.isNaN(t), `${where}: second ${t} after ${secs[k - 1]}`);
+      must((starts[k + 1] as number) > (starts[k] as number), `${where}: second ${t} without cells`);
+    }
     let total = 0;
     for (let j = 0; j < value.length; j++) {
       must(count(value[j]), `${where}: latency ${value[j]}`);
       must(count(n[j]) && (n[j] as number) > 0, `${where}: count ${n[j]}`);
-      const t = sec[j] as number;
-      must(Number.isNaN(t) || (Number.isInteger(t) && Math.abs(t) * 1e6 <= Number.MAX_SAFE_INTEGER), `${where}: second ${t}`);
       total += n[j] as number;
     }
     must(total === s.samples, `${where}: samples ${s.samples} ≠ Σ ${total}`);
