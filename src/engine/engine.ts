@@ -36,8 +36,8 @@ import type { RunLabels } from '../state/view-state.ts';
  * browser and Node (how DuckDB starts, how an input is read, parse workers) is given to it.
  *
  * DuckDB is started only when something needs it (SQL over the results, a report, a link that
- * carries the runs) or when the caller asks (`startDb`: the app's engine worker does once it is
- * idle): the store keeps its cells and counts by second and computes the figures, the throughput
+ * carries the runs) or when the caller asks (`startDb`: the app asks when the SQL box takes the
+ * focus): the store keeps its cells and counts by second and computes the figures, the throughput
  * timelines and the charts without it, so a load never waits for DuckDB to download or start, nor
  * shares the cores with its start.
  */
