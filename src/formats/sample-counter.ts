@@ -35,14 +35,24 @@ const FIRST_BUFFER = 1 << 10;
  * counted apart and merged at the end.
  */
 const HOLD_BACK_SHARE = 0.25;
+/**
+ * Series counted as their samples come, in their open seconds (OpenSeconds): files of many series
+ * (a name per line) buffer the rest, which keeps a pair of tables per series from costing more than
+ * the series' lines.
+ */
+const DIRECT_SERIES = 256;
+/** Cells of closed seconds a series holds before they join its counted cells. */
+const CLOSED_CELLS = 8192;
 
 /**
  * Counts raw samples per (series, second, value) while a file is read. Benchmark latencies repeat
  * a lot (integer µs), so tens of millions of rows end as far fewer counts; and every later question
- * is about whole seconds. Samples are buffered, ordered by second then series (counting sorts: a
- * buffer spans a few seconds), and each second's values counted in a small hash table that stays in
- * the cache — one big table over every (second, value) of a file missed the cache on nearly every
- * sample. The counts come out in second order, which is how the engine keeps them.
+ * is about whole seconds. Each second's values are counted in a small hash table that stays in the
+ * cache — one big table over every (second, value) of a file missed the cache on nearly every
+ * sample. A sample in one of its series' two newest seconds is counted at once (OpenSeconds: most
+ * are, raw files being written in time order); the others are buffered, ordered by second then
+ * series (counting sorts: a buffer spans a few seconds) and counted a second at a time. The counts
+ * come out in second order, which is how the engine keeps them.
  *
  * One file of over 500 lines: the buffer, the per-second tables, late runs and their merge (also
  * used for a file read in parts) make one counting scheme, each part of which assumes the others.
@@ -63,6 +73,8 @@ export class SampleCounter {
   private readonly late = new Map<number, CellRun[]>();
   private readonly untimed = new UntimedCounts();
   private readonly scratch = new Scratch();
+  /** The first DIRECT_SERIES series' open seconds, counted as samples come (see OpenSeconds). */
+  private readonly open: (OpenSeconds | undefined)[] = [];
   private bufferSeries = new Int32Array(FIRST_BUFFER);
   private bufferSec = new Float64Array(FIRST_BUFFER);
   private bufferValue = new Float64Array(FIRST_BUFFER);
@@ -85,6 +97,13 @@ export class SampleCounter {
       this.untimed.add(series, value, 1);
       return;
     }
+    if (series < DIRECT_SERIES) {
+      const open = (this.open[series] ??= new OpenSeconds());
+      if (open.add(sec, value)) {
+        if (open.closed.length >= CLOSED_CELLS) this.takeClosed(series, open);
+        return;
+      }
+    }
     if (this.buffered === this.bufferSec.length) this.makeRoom();
     this.bufferSeries[this.buffered] = series;
     this.bufferSec[this.buffered] = sec;
@@ -93,6 +112,11 @@ export class SampleCounter {
 
   /** The counts of series 0..seriesCount-1. Nothing may be added afterwards. */
   finish(seriesCount: number): CountedSamples[] {
+    this.open.forEach((open, series) => {
+      if (!open) return;
+      open.closeAll();
+      this.takeClosed(series, open);
+    });
     this.count(true);
     const untimed = this.untimed.bySeries(seriesCount);
     const counted = Array.from({ length: seriesCount }, (_, i): CountedSamples => {
@@ -185,6 +209,12 @@ export class SampleCounter {
     this.buffered = kept;
   }
 
+  /** The seconds `open` has closed, to the series' cells. */
+  private takeClosed(series: number, open: OpenSeconds): void {
+    this.take(series, open.closed);
+    open.closed.length = 0;
+  }
+
   /** Appends the seconds of `run` after the series' last counted one; the others are late. */
   private take(series: number, run: CellRun): void {
     const main = this.main[series];
@@ -206,6 +236,62 @@ export class SampleCounter {
       if (main) main.push(kept);
       else this.main[series] = [kept];
     }
+  }
+}
+
+/**
+ * A series' newest two seconds, counted as their samples come: raw files are written in time order
+ * (give or take the threads that write them, hence two), so most samples land in one of them, and
+ * are counted with no buffering or sorting. A sample of a newer second closes the older one (its
+ * cells go to `closed`); one of an earlier second is not counted here (`add` returns false): the
+ * counter buffers it, as a late sample.
+ */
+class OpenSeconds {
+  private older = Number.NaN;
+  private newer = Number.NaN;
+  private olderTable = new ValueTable(16);
+  private newerTable = new ValueTable(16);
+  /** Cells of the seconds closed since they were last taken, in second order. */
+  readonly closed: CellRun = emptyRun(64);
+
+  add(sec: number, value: number): boolean {
+    if (sec === this.newer) this.newerTable.add(value, 1);
+    else if (sec === this.older) this.olderTable.add(value, 1);
+    // NaN: no second open yet.
+    else if (sec > this.newer || this.newer !== this.newer) {
+      this.close();
+      this.older = this.newer;
+      const table = this.olderTable;
+      this.olderTable = this.newerTable;
+      this.newerTable = table;
+      this.newer = sec;
+      table.add(value, 1);
+    } else return false;
+    return true;
+  }
+
+  /** Closes both open seconds. */
+  closeAll(): void {
+    this.close();
+    this.older = this.newer;
+    [this.olderTable, this.newerTable] = [this.newerTable, this.olderTable];
+    this.close();
+    this.older = this.newer = Number.NaN;
+  }
+
+  /** The older second's cells to `closed`, and its table emptied. */
+  private close(): void {
+    const table = this.olderTable;
+    if (table.size === 0) return;
+    const run = this.closed;
+    if (run.sec.length - run.length < table.size) {
+      const bigger = emptyRun(Math.max(2 * run.sec.length, run.length + table.size));
+      copyCells(run, 0, run.length, bigger);
+      run.sec = bigger.sec;
+      run.value = bigger.value;
+      run.n = bigger.n;
+    }
+    table.drainInto(run, this.older);
   }
 }
 
@@ -396,13 +482,13 @@ class Scratch {
  * generation number, so emptying the table between seconds costs nothing.
  */
 class ValueTable {
-  readonly capacity: number;
-  private readonly keys: Float64Array;
-  private readonly counts: Float64Array;
-  private readonly used: Int32Array;
+  capacity: number;
+  private keys: Float64Array;
+  private counts: Float64Array;
+  private used: Int32Array;
   /** Slots filled in this generation, in order: drained without a scan of the whole table. */
-  private readonly filled: Int32Array;
-  private size = 0;
+  private filled: Int32Array;
+  size = 0;
   private generation = 1;
 
   constructor(entries: number) {
@@ -424,6 +510,8 @@ class ValueTable {
         this.keys[i] = value;
         this.counts[i] = n;
         this.filled[this.size++] = i;
+        // Sized ahead where a count knows its samples (Scratch.tableFor); an open second does not.
+        if (2 * this.size > this.capacity) this.grow();
         return;
       }
       // -0 and 0 are one value.
@@ -432,6 +520,19 @@ class ValueTable {
         return;
       }
     }
+  }
+
+  /** Twice the room, the values and counts as they were, in the order they came. */
+  private grow(): void {
+    const { keys, counts, filled, size } = this;
+    this.capacity *= 2;
+    this.keys = new Float64Array(this.capacity);
+    this.counts = new Float64Array(this.capacity);
+    this.used = new Int32Array(this.capacity);
+    this.filled = new Int32Array(this.capacity);
+    this.size = 0;
+    this.generation = 1;
+    for (let k = 0; k < size; k++) this.add(keys[filled[k] as number] as number, counts[filled[k] as number] as number);
   }
 
   /** Appends every value of second `sec` to `run`, and empties the table. */

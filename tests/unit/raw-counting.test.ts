@@ -18,7 +18,8 @@ function mulberry32(seed: number): () => number {
 
 describe('SampleCounter', () => {
   const sample = fc.record({
-    series: fc.nat({ max: 5 }),
+    // The first 256 series are counted as they come, later ones buffered (both kinds in one file).
+    series: fc.oneof(fc.nat({ max: 5 }), fc.integer({ min: 254, max: 260 })),
     // Few distinct seconds and values, so counts repeat; NaN = a sample without a time.
     timeMs: fc.oneof(fc.integer({ min: 1_700_000_000_000, max: 1_700_000_009_999 }), fc.constant(Number.NaN), fc.double({ min: -5000, max: 5000, noNaN: true })),
     value: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 2 ** 40 }), fc.double({ min: 0, max: 1e6, noNaN: true })),
@@ -45,6 +46,8 @@ describe('SampleCounter', () => {
   it('counts long inputs in second order, each (second, value) once, however late samples arrive', () => {
     // Beyond a series' buffer, so samples are counted in batches: in time order, with threads' jitter
     // across batch boundaries, in reverse, and scattered over years — each against a string-keyed count.
+    // Series 0 is counted as its samples come, series 300 (past the first 256) buffered.
+    const ids = [0, 300];
     const layouts: Record<string, (i: number, rand: () => number) => number> = {
       ordered: (i) => 1.8e12 + i * 7,
       jittered: (i, rand) => 1.8e12 + i * 7 + Math.floor(rand() * 5000),
@@ -61,11 +64,13 @@ describe('SampleCounter', () => {
         const series = i % 3 === 0 ? 1 : 0;
         const t = timeOf(i, rand);
         const v = Math.floor(rand() * 3000);
-        counter.add(series, t, v);
+        counter.add(ids[series]!, t, v);
         times[series]!.push(t);
         values[series]!.push(v);
       }
-      counter.finish(2).forEach((counted, k) => {
+      const all = counter.finish(ids[1]! + 1);
+      ids.forEach((id, k) => {
+        const counted = all[id]!;
         const { secs, starts } = counted.counts;
         const timed = secs.findIndex((s) => Number.isNaN(s));
         const end = timed < 0 ? secs.length : timed;
