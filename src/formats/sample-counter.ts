@@ -297,38 +297,94 @@ class OpenSeconds {
 
 /**
  * Two counts of one series as one (a file read in parts): cells of a second in both are counted
- * together; samples, first and last times add up. Both in second order, untimed last, as counted.
+ * together; samples, first and last times add up. Seconds only one side has are copied in runs
+ * (the parts of a file share a second or two where they meet).
  */
 export function mergeCounted(a: CountedSamples, b: CountedSamples): CountedSamples {
+  const x = a.counts;
+  const y = b.counts;
+  const xs = timedSeconds(x);
+  const ys = timedSeconds(y);
   const untimedCounts = new UntimedCounts();
-  for (const { secs, starts, value, n } of [a.counts, b.counts]) {
-    const last = secs.length - 1;
-    if (last >= 0 && Number.isNaN(secs[last])) for (let i = starts[last] as number; i < (starts[last + 1] as number); i++) untimedCounts.add(0, value[i] as number, n[i] as number);
-  }
+  for (const [c, k] of [[x, xs], [y, ys]] as const) for (let i = c.starts[k] as number; i < c.value.length; i++) untimedCounts.add(0, c.value[i] as number, c.n[i] as number);
   const untimed = untimedCounts.bySeries(1)[0] as { value: Float64Array; n: Float64Array };
-  // Room for the untimed cells after the merged ones: the columns are made once, not copied again.
-  const cells = new Scratch().merge(timedRun(a.counts), timedRun(b.counts), untimed.value.length);
-  const timed = cells.length;
-  cells.value.set(untimed.value, timed);
-  cells.n.set(untimed.n, timed);
-  cells.length += untimed.value.length;
+  const room = (x.starts[xs] as number) + (y.starts[ys] as number) + untimed.value.length;
+  const value = new Float64Array(room);
+  const n = new Float64Array(room);
+  const secs: number[] = [];
+  const starts: number[] = [];
+  let at = 0;
+  /** Seconds `from..to` of `c`, copied whole. */
+  const copy = (c: SampleCountColumns, from: number, to: number): void => {
+    const shift = at - (c.starts[from] as number);
+    for (let k = from; k < to; k++) {
+      secs.push(c.secs[k] as number);
+      starts.push((c.starts[k] as number) + shift);
+    }
+    const cells = c.starts.subarray(from, to + 1);
+    value.set(c.value.subarray(cells[0], cells[cells.length - 1]), at);
+    n.set(c.n.subarray(cells[0], cells[cells.length - 1]), at);
+    at += (cells[cells.length - 1] as number) - (cells[0] as number);
+  };
+  let table: ValueTable | null = null;
+  let i = 0;
+  let j = 0;
+  while (i < xs || j < ys) {
+    const sx = i < xs ? (x.secs[i] as number) : Infinity;
+    const sy = j < ys ? (y.secs[j] as number) : Infinity;
+    if (sx < sy) {
+      const until = secondAtOrAfter(x.secs, i, xs, sy);
+      copy(x, i, until);
+      i = until;
+    } else if (sy < sx) {
+      const until = secondAtOrAfter(y.secs, j, ys, sx);
+      copy(y, j, until);
+      j = until;
+    } else {
+      // A second in both: its values counted together.
+      table ??= new ValueTable(16);
+      for (const [c, k] of [[x, i], [y, j]] as const) for (let cell = c.starts[k] as number; cell < (c.starts[k + 1] as number); cell++) table.add(c.value[cell] as number, c.n[cell] as number);
+      secs.push(sx);
+      starts.push(at);
+      at = table.drainValues(value, n, at);
+      i++;
+      j++;
+    }
+  }
+  const timed = at;
+  value.set(untimed.value, timed);
+  n.set(untimed.n, timed);
+  if (untimed.value.length > 0) {
+    secs.push(Number.NaN);
+    starts.push(timed);
+  }
+  const size = timed + untimed.value.length;
+  starts.push(size);
   const firsts = [a.firstMs, b.firstMs].filter((t): t is number => t !== null);
   const lasts = [a.lastMs, b.lastMs].filter((t): t is number => t !== null);
   return {
     samples: a.samples + b.samples,
     firstMs: firsts.length > 0 ? Math.min(...firsts) : null,
     lastMs: lasts.length > 0 ? Math.max(...lasts) : null,
-    counts: columnsOf(cells, timed),
+    counts: { secs: Float64Array.from(secs), starts: Uint32Array.from(starts), value: value.subarray(0, size), n: n.subarray(0, size) },
   };
 }
 
-/** The timed cells of counts as a run, each with its second. */
-function timedRun({ secs, starts, value, n }: SampleCountColumns): CellRun {
-  const groups = secs.length > 0 && Number.isNaN(secs[secs.length - 1]) ? secs.length - 1 : secs.length;
-  const length = starts[groups] ?? 0;
-  const sec = new Float64Array(length);
-  for (let k = 0; k < groups; k++) sec.fill(secs[k] as number, starts[k], starts[k + 1]);
-  return { sec, value, n, length };
+/** How many of the counts' seconds are timed (all but a last NaN). */
+function timedSeconds({ secs }: SampleCountColumns): number {
+  return secs.length > 0 && Number.isNaN(secs[secs.length - 1]) ? secs.length - 1 : secs.length;
+}
+
+/** The first of `secs[from..to)` at or after `sec` (binary search). */
+function secondAtOrAfter(secs: Float64Array, from: number, to: number, sec: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((secs[mid] as number) < sec) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Counted cells in second order, each second once. */
@@ -535,20 +591,26 @@ class ValueTable {
     for (let k = 0; k < size; k++) this.add(keys[filled[k] as number] as number, counts[filled[k] as number] as number);
   }
 
-  /** Appends every value of second `sec` to `run`, and empties the table. */
-  drainInto(run: CellRun, sec: number): void {
-    let at = run.length;
+  /** Writes every value and its count from `at` on, empties the table, and returns where they end. */
+  drainValues(value: Float64Array, n: Float64Array, at: number): number {
     for (let k = 0; k < this.size; k++) {
       const i = this.filled[k] as number;
-      run.sec[at] = sec;
       // 0 for -0: the value as one key.
-      run.value[at] = (this.keys[i] as number) + 0;
-      run.n[at++] = this.counts[i] as number;
+      value[at] = (this.keys[i] as number) + 0;
+      n[at++] = this.counts[i] as number;
     }
-    run.length = at;
     this.size = 0;
     this.generation++;
+    return at;
   }
+
+  /** Appends every value of second `sec` to `run`, and empties the table. */
+  drainInto(run: CellRun, sec: number): void {
+    const from = run.length;
+    run.length = this.drainValues(run.value, run.n, from);
+    run.sec.fill(sec, from, run.length);
+  }
+
 }
 
 /**

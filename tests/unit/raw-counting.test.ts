@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { inChunks, readFile } from '../../src/formats/read-file.ts';
-import { SampleCounter } from '../../src/formats/sample-counter.ts';
+import { mergeCounted, SampleCounter } from '../../src/formats/sample-counter.ts';
 import { cellSeconds, inCountOrder, rawSeries } from '../helpers/raw-samples.ts';
 import { encodeText } from './fuzz/mutations.ts';
 
@@ -40,6 +40,27 @@ describe('SampleCounter', () => {
         }
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it('merges two counts as counting all their samples at once would (a file read in parts)', () => {
+    const counted = (samples: readonly { timeMs: number; value: number }[]) => {
+      const counter = new SampleCounter();
+      for (const s of samples) counter.add(0, s.timeMs, s.value);
+      return { kind: 'raw' as const, op: 'OP', unit: 'us' as const, ...counter.finish(1)[0]! };
+    };
+    fc.assert(
+      fc.property(fc.array(sample, { maxLength: 3_000 }), fc.array(sample, { maxLength: 3_000 }), (xs, ys) => {
+        const merged = { kind: 'raw' as const, op: 'OP', unit: 'us' as const, ...mergeCounted(counted(xs), counted(ys)) };
+        const { secs, starts, value } = merged.counts;
+        // Each second once, ascending, untimed (NaN) last, each with cells.
+        secs.forEach((sec, k) => expect(k === 0 || sec > secs[k - 1]! || (Number.isNaN(sec) && k === secs.length - 1)).toBe(true));
+        expect(starts.length).toBe(secs.length + 1);
+        expect(starts.every((at, k) => k === 0 || at > starts[k - 1]!)).toBe(true);
+        expect(starts[secs.length]).toBe(value.length);
+        expect(inCountOrder(merged)).toEqual(inCountOrder(counted([...xs, ...ys])));
+      }),
+      { numRuns: 80 },
     );
   });
 
