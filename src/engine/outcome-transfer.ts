@@ -61,7 +61,7 @@ export function packOutcome(outcome: FileOutcome, levels?: (PrebuiltLevels | nul
   });
   for (const built of levels ?? []) {
     if (!built) continue;
-    for (const level of built.levels) for (const column of [level.secs, level.starts, level.keys, level.n]) transfer.add(column.buffer as ArrayBuffer);
+    for (const level of built.levels) if (level) for (const column of [level.secs, level.starts, level.keys, level.n]) transfer.add(column.buffer as ArrayBuffer);
     for (const column of [built.whole.lo, built.whole.width, built.whole.count]) transfer.add(column.buffer as ArrayBuffer);
   }
   return { packed: { ...outcome, series, ...(levels ? { levels } : {}) }, transfer: [...transfer] };

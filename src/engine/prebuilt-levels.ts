@@ -15,7 +15,8 @@ import { BLOCK_SIZES, SecondCells, TimeLevels, type LevelColumns } from './secon
  */
 export interface PrebuiltLevels {
   sizes: readonly number[];
-  levels: LevelColumns[];
+  /** Null: a level of ranges of the one below (TimeLevels.blockColumns). */
+  levels: (LevelColumns | null)[];
   /** The series summed over all time, in order (TimeLevels.wholeSum): sorted here, not on the engine worker. */
   whole: SparseHistogram;
 }
@@ -57,16 +58,18 @@ export function takePrebuiltLevels(series: TimedSeries, sizes: readonly number[]
 
 /**
  * The levels of a series merged from two parts (see mergeCounted), from the parts' levels: a block
- * both parts have is summed value by value, as summing the merged seconds would. Exact values only
- * (raw series, the only ones read in parts); null otherwise.
+ * both parts have is summed value by value, as summing the merged seconds would; a level of ranges
+ * in both stays one (of the merged level below). Exact values only (raw series, the only ones read
+ * in parts), and levels of the same kind in both parts; null otherwise.
  */
 export function mergeLevels(a: PrebuiltLevels, b: PrebuiltLevels): PrebuiltLevels | null {
   if (!sameSizes(a.sizes, b.sizes)) return null;
-  const levels: LevelColumns[] = [];
+  const levels: (LevelColumns | null)[] = [];
   for (const [k, x] of a.levels.entries()) {
     const y = b.levels[k];
-    if (!y || !(x.keys instanceof Float64Array) || !(y.keys instanceof Float64Array)) return null;
-    levels.push(levelOf(mergeCounted(countedOf(x), countedOf(y))));
+    if (x === null && y === null) levels.push(null);
+    else if (!x || !y || !(x.keys instanceof Float64Array) || !(y.keys instanceof Float64Array)) return null;
+    else levels.push(levelOf(mergeCounted(countedOf(x), countedOf(y))));
   }
   return { sizes: a.sizes, levels, whole: mergeInOrder(a.whole, b.whole) };
 }

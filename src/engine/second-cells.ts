@@ -34,6 +34,8 @@ export class SecondCells {
     readonly untimed: { value: Float64Array; n: Float64Array } | null,
     /** The HdrHistogram precision of the buckets (null: exact values). */
     readonly precision: HdrPrecision | null,
+    /** The pieces as ranges of shared columns, where they are (raw seconds, levels of blocks). */
+    readonly columns: LevelColumns | null = null,
   ) {
     this.layout = precision === null ? null : hdrLayout(precision);
   }
@@ -66,12 +68,13 @@ export class SecondCells {
       (k, visit) => visit(secs[k]!, value, n, starts[k]!, starts[k + 1]!),
       untimed ? { value: value.subarray(from), n: n.subarray(from) } : null,
       null,
+      { secs: secs.subarray(0, timed), starts: starts.subarray(0, timed + 1), keys: value, n },
     );
   }
 
   /** Pieces that are ranges of shared columns: `starts[k]`..`starts[k+1]-1` is piece k. */
   static ofColumns(secs: Float64Array, starts: Uint32Array, keys: Int32Array | Float64Array, n: Float64Array, precision: HdrPrecision | null): SecondCells {
-    return new SecondCells(secs, (k, visit) => visit(secs[k]!, keys, n, starts[k]!, starts[k + 1]!), null, precision);
+    return new SecondCells(secs, (k, visit) => visit(secs[k]!, keys, n, starts[k]!, starts[k + 1]!), null, precision, { secs, starts, keys, n });
   }
 
   get pieces(): number {
@@ -134,8 +137,11 @@ export class TimeLevels {
     private readonly levels: readonly SecondCells[],
     /** Seconds per piece of each level: 1 for seconds. */
     private readonly sizes: readonly number[],
-    /** The columns of the levels above seconds, as built: what a parse worker hands on. */
-    readonly blockColumns: readonly LevelColumns[],
+    /**
+     * The columns of the levels above seconds, as built: what a parse worker hands on. Null: the
+     * level's blocks are ranges of the level below (see blockView), which summing would not shrink.
+     */
+    readonly blockColumns: readonly (LevelColumns | null)[],
     /** Every bucket summed over all time, once summed (see wholeSum). */
     private whole: SparseHistogram | null = null,
   ) {}
@@ -144,10 +150,16 @@ export class TimeLevels {
    * The levels above `seconds` from their columns, as `blockColumns` gave them for `blockSizes`,
    * and their sum over all time when it was made with them.
    */
-  static ofColumns(seconds: SecondCells, blockSizes: readonly number[], columns: readonly LevelColumns[], whole: SparseHistogram | null = null): TimeLevels {
+  static ofColumns(seconds: SecondCells, blockSizes: readonly number[], columns: readonly (LevelColumns | null)[], whole: SparseHistogram | null = null): TimeLevels {
     if (columns.length !== blockSizes.length) throw new RangeError(`${columns.length} levels of blocks for ${blockSizes.length} block sizes`);
-    const levels = columns.map((c) => SecondCells.ofColumns(c.secs, c.starts, c.keys, c.n, seconds.precision));
-    return new TimeLevels([seconds, ...levels], [1, ...blockSizes], columns, whole);
+    const levels = [seconds];
+    columns.forEach((c, i) => {
+      const finer = (levels[levels.length - 1] as SecondCells).columns;
+      if (!c && !finer) throw new RangeError(`the level of ${blockSizes[i]}-second blocks is one of ranges, of a level that has no columns`);
+      const level = c ?? blockView(finer as LevelColumns, blockSizes[i] as number);
+      levels.push(SecondCells.ofColumns(level.secs, level.starts, level.keys, level.n, seconds.precision));
+    });
+    return new TimeLevels(levels, [1, ...blockSizes], columns, whole);
   }
 
   /**
@@ -167,9 +179,18 @@ export class TimeLevels {
 
   static build(seconds: SecondCells, blockSizes: readonly number[], sum: BucketSum): TimeLevels {
     const levels = [seconds];
-    const columns: LevelColumns[] = [];
+    const columns: (LevelColumns | null)[] = [];
     for (const size of blockSizes) {
       const finer = levels[levels.length - 1] as SecondCells;
+      // Once a level is not summed, the coarser ones are not either: values that do not repeat
+      // within a block seldom do within the next size.
+      if (finer.columns && (columns[columns.length - 1] === null || !summingShrinks(finer, size, sum))) {
+        // Values that hardly repeat (ns latencies): a block is its seconds' cells as they are.
+        const view = blockView(finer.columns, size);
+        columns.push(null);
+        levels.push(SecondCells.ofColumns(view.secs, view.starts, view.keys, view.n, seconds.precision));
+        continue;
+      }
       const secs: number[] = [];
       const starts: number[] = [];
       const keyParts: (Int32Array | Float64Array)[] = [];
@@ -222,6 +243,48 @@ export class TimeLevels {
     cells.addTo(sum, cells.firstAtOrAfter(wholeFrom), cells.firstAtOrAfter(wholeTo));
     this.addRange(sum, wholeTo, z, level - 1);
   }
+}
+
+/** Blocks a level is tried on before it is summed: enough to see whether the values repeat. */
+const SAMPLED_BLOCKS = 3;
+/** A level is summed when that leaves at most this share of the cells of the level below. */
+const SUMMED_SHARE = 0.5;
+
+/**
+ * Whether summing `cells` per block of `size` seconds leaves far fewer buckets, judged on the first
+ * SAMPLED_BLOCKS blocks: where values hardly repeat (latencies in ns), a summed level costs a hash
+ * table insert and a copy of nearly every cell, and saves a window nothing.
+ */
+function summingShrinks(cells: SecondCells, size: number, sum: BucketSum): boolean {
+  let to = 0;
+  let blocks = 0;
+  for (let block = Number.NaN; to < cells.pieces; to++) {
+    const b = Math.floor(cells.secs[to]! / size) * size;
+    if (b !== block && ++blocks > SAMPLED_BLOCKS) break;
+    block = b;
+  }
+  let summed = 0;
+  sumPerBlock(cells, 0, to, size, sum, (_, s) => {
+    summed += s.size;
+    s.drain(bucketColumns(s.size));
+  });
+  const columns = cells.columns as LevelColumns;
+  return summed <= SUMMED_SHARE * ((columns.starts[to] as number) - (columns.starts[0] as number));
+}
+
+/** Blocks of `size` seconds as ranges of `finer`'s columns (which it shares), not summed. */
+function blockView(finer: LevelColumns, size: number): LevelColumns {
+  const secs: number[] = [];
+  const starts: number[] = [];
+  for (let k = 0; k < finer.secs.length; k++) {
+    const block = Math.floor(finer.secs[k]! / size) * size;
+    if (secs.length === 0 || block !== secs[secs.length - 1]) {
+      secs.push(block);
+      starts.push(finer.starts[k]!);
+    }
+  }
+  starts.push(finer.starts[finer.secs.length] ?? 0);
+  return { secs: Float64Array.from(secs), starts: Uint32Array.from(starts), keys: finer.keys, n: finer.n };
 }
 
 /**

@@ -70,12 +70,13 @@ describe('a file read in parts', () => {
 
   // YCSB raw rows with a damaged line here and there, an op block that starts in the middle, and
   // seconds that straddle the part boundaries.
-  function ycsbRaw(rows: number): string {
+  /** YCSB raw rows over 90 seconds; latencies of 5,000 values, or (`distinct`) every one different. */
+  function ycsbRaw(rows: number, distinct = false): string {
     const lines = ['READ latency raw data: op, timestamp(ms), latency(us)'];
     for (let i = 0; i < rows; i++) {
       if (i === Math.floor(rows / 2)) lines.push('UPDATE latency raw data: op, timestamp(ms), latency(us)');
       const op = i < rows / 2 ? 'READ' : 'UPDATE';
-      lines.push(i % 499 === 13 ? `${op},17952559,bad` : `${op},${1795255800000 + ((i * 37) % 90_000)},${100 + ((i * 7919) % 5000)}`);
+      lines.push(i % 499 === 13 ? `${op},17952559,bad` : `${op},${1795255800000 + ((i * 37) % 90_000)},${distinct ? 100 + i : 100 + ((i * 7919) % 5000)}`);
     }
     return `${lines.join('\n')}\n`;
   }
@@ -145,37 +146,61 @@ describe('a file read in parts', () => {
   });
 
   it('hands on levels of blocks merged from its parts equal to those built from the whole', async () => {
-    const text = ycsbRaw(40_000);
-    const bytes = utf8.encode(text);
-    const input = { path: 'run/client1-raw.csv', file: new File([bytes], 'client1-raw.csv') };
-    // As a parse worker does: each part's levels built where it was parsed, and sent with it.
-    const asFromWorker = async (part: Parameters<typeof readPart>[1]) => {
-      const outcome = await readPart(input, part, {});
-      return unpackOutcome(packOutcome(outcome, isFailed(outcome) ? undefined : buildLevels(outcome)).packed);
-    };
-    const cells = (levels: readonly LevelColumns[]) =>
+    const cells = (levels: readonly (LevelColumns | null)[]) =>
       levels.map((level) => {
+        if (level === null) return null;
         const out = new Map<string, number>();
         level.secs.forEach((sec, k) => {
           for (let i = level.starts[k]!; i < level.starts[k + 1]!; i++) out.set(`${sec}:${level.keys[i]}`, (out.get(`${sec}:${level.keys[i]}`) ?? 0) + level.n[i]!);
         });
         return out;
       });
-    for (const parts of [2, 5]) {
-      const parted = (await readInParts(input, parts, () => {}, asFromWorker, 1000)) as ParsedFile;
-      expect(parted.series.map((s) => s.op)).toEqual(['READ', 'UPDATE']);
-      for (const s of parted.series) {
-        if (s.kind !== 'raw') throw new Error('raw series expected');
-        const prebuilt = takePrebuiltLevels(s, BLOCK_SIZES);
-        expect(prebuilt, `${parts} parts, ${s.op}`).not.toBeNull();
-        const sum = new BucketSum();
-        const built = TimeLevels.build(SecondCells.ofRaw(s), BLOCK_SIZES, sum);
-        expect(cells(prebuilt!.levels)).toEqual(cells(built.blockColumns));
-        // Blocks in second order, each once.
-        for (const level of prebuilt!.levels) expect([...level.secs]).toEqual([...new Set(level.secs)].sort((a, b) => a - b));
-        // The parts' sums over all time merged: the sum of the whole series, in the same order.
-        expect(prebuilt!.whole).toEqual(built.wholeSum(sum));
-        expect(prebuilt!.whole.totalCount).toBe(s.samples);
+    /** The buckets of seconds [a, z) as the levels sum them, in order. */
+    const windowSum = (levels: TimeLevels, a: number, z: number) => {
+      const sum = new BucketSum();
+      levels.addRange(sum, a, z);
+      return sum.drainInOrder();
+    };
+    // Latencies that repeat are summed per block; every one different, blocks are ranges of the seconds (null).
+    for (const distinct of [false, true]) {
+      const text = ycsbRaw(40_000, distinct);
+      const bytes = utf8.encode(text);
+      const input = { path: 'run/client1-raw.csv', file: new File([bytes], 'client1-raw.csv') };
+      // As a parse worker does: each part's levels built where it was parsed, and sent with it.
+      const asFromWorker = async (part: Parameters<typeof readPart>[1]) => {
+        const outcome = await readPart(input, part, {});
+        return unpackOutcome(packOutcome(outcome, isFailed(outcome) ? undefined : buildLevels(outcome)).packed);
+      };
+      for (const parts of [2, 5]) {
+        const parted = (await readInParts(input, parts, () => {}, asFromWorker, 1000)) as ParsedFile;
+        expect(parted.series.map((s) => s.op)).toEqual(['READ', 'UPDATE']);
+        for (const s of parted.series) {
+          if (s.kind !== 'raw') throw new Error('raw series expected');
+          const prebuilt = takePrebuiltLevels(s, BLOCK_SIZES);
+          expect(prebuilt, `${parts} parts, ${s.op}`).not.toBeNull();
+          const sum = new BucketSum();
+          const built = TimeLevels.build(SecondCells.ofRaw(s), BLOCK_SIZES, sum);
+          // Every value different: no level summed. Repeating: the 60-second blocks are (the 600-second
+          // one, of two 60-second blocks of much the same values, need not be).
+          if (distinct) expect(built.blockColumns.every((level) => level === null)).toBe(true);
+          else expect(built.blockColumns[0]).not.toBeNull();
+          // A level summed both ways holds the same cells (small parts may not sum one the whole does).
+          const [fromParts, fromWhole] = [cells(prebuilt!.levels), cells(built.blockColumns)];
+          fromParts.forEach((level, k) => {
+            if (level && fromWhole[k]) expect(level).toEqual(fromWhole[k]);
+          });
+          // Blocks in second order, each once.
+          for (const level of prebuilt!.levels) if (level) expect([...level.secs]).toEqual([...new Set(level.secs)].sort((a, b) => a - b));
+          // The parts' sums over all time merged: the sum of the whole series, in the same order.
+          expect(prebuilt!.whole).toEqual(built.wholeSum(sum));
+          expect(prebuilt!.whole.totalCount).toBe(s.samples);
+          // Windows summed from the parts' levels as from the whole's, ranges of seconds or not.
+          const handed = TimeLevels.ofColumns(SecondCells.ofRaw(s), BLOCK_SIZES, prebuilt!.levels, prebuilt!.whole);
+          const start = Math.floor(s.firstMs! / 1000);
+          for (const [a, z] of [[start, start + 90], [start + 7, start + 71], [start - 600, start + 1200], [start + 60, start + 61]] as const) {
+            expect(windowSum(handed, a, z), `[${a - start}, ${z - start})`).toEqual(windowSum(built, a, z));
+          }
+        }
       }
     }
   });
