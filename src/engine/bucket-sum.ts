@@ -347,6 +347,34 @@ export function inOrder({ lo, width, n }: BucketColumns, start: number, end: num
 }
 
 /**
+ * Exact values and their counts (`n[i]` of `values[i]`; a value may come more than once) summed as
+ * a histogram in order, each value a bucket of width 1, as a BucketSum of them would drain in
+ * order. Sorted, not hashed first: for values that hardly repeat (ns latencies), a hash table
+ * costs as much again as the sort and merges nearly nothing.
+ */
+export function valuesInOrder(values: Float64Array, n: Float64Array): SparseHistogram {
+  const order = orderByLo(values);
+  const out = bucketColumns(values.length);
+  let length = 0;
+  let total = 0;
+  for (const r of order) {
+    const count = n[r] as number;
+    if (count === 0) continue;
+    // 0 for -0: one value.
+    const value = (values[r] as number) + 0;
+    total += count;
+    if (length > 0 && out.lo[length - 1] === value) {
+      out.n[length - 1]! += count;
+      continue;
+    }
+    out.lo[length] = value;
+    out.width[length] = 1;
+    out.n[length++] = count;
+  }
+  return exactly(out, length, total);
+}
+
+/**
  * Two histograms in order as one, in order: a bucket in both has their counts added. What a sum and
  * a sort give, at the cost of a pass over both: whole-series sums are kept in order for this.
  */

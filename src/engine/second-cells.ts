@@ -1,6 +1,6 @@
 import type { BucketCounts, HdrPrecision, HistogramSeries, RawSeries, SparseHistogram } from '../model/types.ts';
 import { hdrLayout, type HdrLayout } from '../model/hdr-layout.ts';
-import { bucketColumns, indexedColumns, type BucketSum } from './bucket-sum.ts';
+import { bucketColumns, indexedColumns, valuesInOrder, type BucketSum } from './bucket-sum.ts';
 
 /**
  * Seconds per pre-merged block, kept by the worker. A window is summed in the worker from the
@@ -170,6 +170,20 @@ export class TimeLevels {
   wholeSum(sum: BucketSum): SparseHistogram {
     if (this.whole) return this.whole;
     const { seconds, top } = this;
+    if (top.columns && top.layout === null && this.blockColumns[this.blockColumns.length - 1] === null) {
+      // The top level is ranges of exact values that hardly repeat: sorted, not hashed.
+      const { keys, n, starts } = top.columns;
+      const [from, to] = [starts[0] ?? 0, starts[top.pieces] ?? 0];
+      const untimed = seconds.untimed ?? { value: new Float64Array(0), n: new Float64Array(0) };
+      const values = new Float64Array(to - from + untimed.value.length);
+      const counts = new Float64Array(values.length);
+      values.set(keys.subarray(from, to));
+      values.set(untimed.value, to - from);
+      counts.set(n.subarray(from, to));
+      counts.set(untimed.n, to - from);
+      this.whole = valuesInOrder(values, counts);
+      return this.whole;
+    }
     sum.usePrecision(seconds.precision);
     top.addTo(sum, 0, top.pieces);
     if (seconds.untimed) sum.add(seconds.untimed.value, null, seconds.untimed.n, 0, seconds.untimed.n.length);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../scripts/generate-data.ts';
-import { BucketSum, bucketColumns, indexedColumns, inOrder, mergeAllInOrder, mergeInOrder } from '../../src/engine/bucket-sum.ts';
+import { BucketSum, bucketColumns, indexedColumns, inOrder, mergeAllInOrder, mergeInOrder, valuesInOrder } from '../../src/engine/bucket-sum.ts';
 import { hdrLayout, HdrLayout } from '../../src/model/hdr-layout.ts';
 import type { HdrPrecision } from '../../src/model/types.ts';
 
@@ -201,6 +201,22 @@ describe('histograms in order', () => {
       const merged = trial % 2 ? mergeAllInOrder(each) : each.reduce((a, b) => mergeInOrder(a, b));
       expect(rows(merged)).toEqual(inOrderOf(reference(batches.map((b) => ({ lo: [...b.lo], width: [...b.width], n: [...b.n] })))));
       expect(merged.totalCount).toBe(each.reduce((a, h) => a + h.totalCount, 0));
+    }
+  });
+
+  it('valuesInOrder sums exact values as a BucketSum drained in order does, repeated values, -0 and zero counts too', () => {
+    const rand = prng(29);
+    for (const size of [0, 1, 7, 5000]) {
+      const b = batch(rand, size);
+      // Exact values only (width 1); some repeated, some -0.
+      const values = Float64Array.from(b.lo, (v, i) => (i % 97 === 5 ? -0 : i % 11 === 3 ? (b.lo[i - 1] ?? v) : v));
+      const sum = new BucketSum();
+      sum.add(values, null, b.n, 0, size);
+      const hashed = sum.drainInOrder();
+      const sorted = valuesInOrder(values, b.n);
+      expect(rows(sorted)).toEqual(rows(hashed));
+      expect(sorted.totalCount).toBe(hashed.totalCount);
+      expect(rows(sorted)).toEqual(inOrderOf(reference([{ lo: [...values].map((v) => v + 0), width: null, n: [...b.n] }])));
     }
   });
 
