@@ -169,6 +169,8 @@ class K6Parser extends LineParserBase implements PlainRowParser {
   private readonly names = new ByteKeyed<NameSeries>();
   /** Metric names of rows that are no operation's, by their bytes. */
   private readonly passedOver = new ByteKeyed<boolean>();
+  // Made once, not per row: a closure made for every one of a million rows was garbage to collect.
+  private readonly isPassedOver = (name: string): boolean => name === name.trim() && classify(name, this.customTimeTrends) === null;
   private iterationIndex = -1;
   /** Why the file must be read whole, when a part of it shows one (see ParsedFile.partUnsafe). */
   private partUnsafe: string | null = null;
@@ -243,7 +245,7 @@ class K6Parser extends LineParserBase implements PlainRowParser {
     let metric = PLAIN_METRICS.length - 1;
     while (metric >= 0 && !bytesEqual(bytes, m0, m1, PLAIN_METRICS[metric]!)) metric--;
     // Not an operation (CSV output names no custom time trend), passed over as `line` does.
-    if (metric < 0) return this.passedOver.get(bytes, m0, m1, (name) => name === name.trim() && classify(name, this.customTimeTrends) === null);
+    if (metric < 0) return this.passedOver.get(bytes, m0, m1, this.isPassedOver);
     if (fields !== c.width) return false;
     const ns = millisBytesToNanos(bytes, b[2 * c.value]!, b[2 * c.value + 1]!);
     const time = digitsValue(bytes, b[2 * c.time]!, b[2 * c.time + 1]!, 13);
@@ -256,12 +258,17 @@ class K6Parser extends LineParserBase implements PlainRowParser {
       this.counter.add(this.iterationIndex, timeMs, ns);
       return true;
     }
-    const [n0, n1, u0, u1, e0, e1] = [b[2 * c.name]!, b[2 * c.name + 1]!, b[2 * c.url]!, b[2 * c.url + 1]!, b[2 * c.expected]!, b[2 * c.expected + 1]!];
+    const n0 = b[2 * c.name]!;
+    const n1 = b[2 * c.name + 1]!;
+    const u0 = b[2 * c.url]!;
+    const u1 = b[2 * c.url + 1]!;
+    const e0 = b[2 * c.expected]!;
+    const e1 = b[2 * c.expected + 1]!;
     // The name tag as the operation: there, other than the URL, with nothing to trim.
     if (n1 === n0 || !plainEdges(bytes, n0, n1) || !plainEdges(bytes, u0, u1) || (n1 - n0 === u1 - u0 && bytesEqual(bytes, n0, n1, textOf(bytes, u0, u1)))) return false;
     const failed = bytesEqual(bytes, e0, e1, 'false');
     if (!failed && !bytesEqual(bytes, e0, e1, 'true')) return false;
-    const s = this.names.get(bytes, n0, n1, (name) => ({ name, ok: -1, failed: -1, firstByte: -1 }));
+    const s = this.names.get(bytes, n0, n1, newNameSeries);
     let index: number;
     if (PLAIN_METRICS[metric] === WAITING) {
       if (failed) return true;
@@ -525,6 +532,11 @@ function plainEdges(bytes: Uint8Array, start: number, end: number): boolean {
 }
 
 /** k6's ms with up to 6 decimals (`%f`) → integer ns, as millisToNanos reads them; -1 for anything else. */
+/** A name's series, none made yet. */
+function newNameSeries(name: string): NameSeries {
+  return { name, ok: -1, failed: -1, firstByte: -1 };
+}
+
 function millisBytesToNanos(bytes: Uint8Array, start: number, end: number): number {
   let dot = start;
   while (dot < end && bytes[dot] !== 46) dot++;
