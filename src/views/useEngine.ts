@@ -8,7 +8,7 @@ import { ProgressFeed } from './progress-feed.ts';
 
 export interface EngineState {
   client: EngineClient | null;
-  /** DuckDB has been asked to start (a question needs it, or the engine is idle): the page says so. */
+  /** DuckDB has been asked to start (SQL, a report or a share link needs it): the page says so. */
   dbStarting: boolean;
   ready: boolean;
   startupMs: number | null;
@@ -67,7 +67,7 @@ export function useEngine(window: AnalysisWindow, regroup: Regrouping) {
   }, [window, regroup]);
 
   useEffect(() => {
-    // Created after the first paint; DuckDB-WASM starts later still, when needed or idle (src/workers/engine-worker.ts).
+    // Created after the first paint; DuckDB-WASM starts later still, when something needs it (src/engine/engine.ts).
     const client = new EngineClient();
     setState((s) => ({ ...s, client }));
     void client.starting.then(() => setState((s) => ({ ...s, dbStarting: true })));
