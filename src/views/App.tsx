@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { parseSlaRules, type SlaRule } from '../analysis/sla.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import { CapacityPanel } from './CapacityPanel.tsx';
@@ -37,6 +37,7 @@ import type { InputFile } from '../engine/protocol.ts';
 const RunsTable = memo(RunsPanel);
 const Summary = memo(SummaryTable);
 const Charts = memo(ChartArea);
+const RunOverview = memo(Overview);
 const Compare = memo(ComparePanel);
 const Capacity = memo(CapacityPanel);
 const History = memo(HistoryView);
@@ -194,7 +195,6 @@ export function App() {
   );
 
   const views = useMemo(() => buildRunViews(engine.analysis, state), [engine.analysis, state]);
-  const view = currentView(views, state);
   const title = pageTitle(views);
   useEffect(() => {
     document.title = title;
@@ -203,6 +203,14 @@ export function App() {
   const comparisonLevels = new Set(engine.analysis?.runs.map((r) => r.comparison) ?? []);
   const droppedComparison = comparisonLevels.has('figures') ? 'figures' : comparisonLevels.has('histograms') ? 'histograms' : null;
   const colours = useMemo(() => colourMap(views.map((v) => v.system)), [views]);
+  // The figures first: the summary table and the headline take a new analysis in the render it
+  // arrives in; the view (overview, charts, history), its charts and the panels below the table
+  // take it in a render of their own that follows (deferred), so that the figures are not held
+  // back by rendering charts, nor by unmounting those of the data before. Their queries start
+  // from that render too.
+  const now = useMemo(() => ({ views, colours, version: engine.dataVersion }), [views, colours, engine.dataVersion]);
+  const later = useDeferredValue(now);
+  const view = currentView(later.views, state);
   // Several rules (separated by ;) all hold for capacity; the summary and the charts mark the first.
   const { sla, slaError } = useMemo((): { sla: SlaRule | null; slaError: string | null } => {
     const { rules, errors } = parseSlaRules(state.sla);
@@ -246,7 +254,7 @@ export function App() {
   const exportSettings = useMemo((): ExportSettings => ({ embedded: state.embed !== null, localData: source.kind === 'local' }), [state.embed, source.kind]);
   // An embed shows its chart whatever tab the link was made on.
   const chartState = useMemo(() => (state.embed ? { ...state, chart: state.embed } : state), [state]);
-  const charts = <Charts client={engine.client} version={engine.dataVersion} views={views} colours={colours} state={chartState} sla={sla} update={update} />;
+  const charts = <Charts client={engine.client} version={later.version} views={later.views} colours={later.colours} state={chartState} sla={sla} update={update} />;
 
   const remoteConfirm = pendingHosts && source.kind === 'link' && (
     <div className="notice" data-testid="remote-confirm">
@@ -336,13 +344,13 @@ export function App() {
           <>
             {source.kind === 'snapshot' && source.level && <SnapshotBanner level={source.level} />}
             {source.kind !== 'snapshot' && droppedComparison && <SnapshotBanner level={droppedComparison} />}
-            <ViewSwitcher offered={offeredViews(views, state)} view={view} onChange={(v) => update({ view: v })} />
-            {view === 'overview' && <Overview client={engine.client} version={engine.dataVersion} views={views} colours={colours} state={state} sla={sla} update={update} />}
+            <ViewSwitcher offered={offeredViews(later.views, state)} view={view} onChange={(v) => update({ view: v })} />
+            {view === 'overview' && <RunOverview client={engine.client} version={later.version} views={later.views} colours={later.colours} figures={views} state={state} sla={sla} update={update} />}
             {view === 'charts' && charts}
             {view === 'history' && (
               <section id="history">
                 <h2>History</h2>
-                <History client={engine.client} inputs={inputs.current} version={engine.dataVersion} views={views} state={state} update={update} />
+                <History client={engine.client} inputs={inputs.current} version={later.version} views={later.views} state={state} update={update} />
               </section>
             )}
             <section>
@@ -375,11 +383,11 @@ export function App() {
             </div>
             <section id="compare">
               <h2>Compare</h2>
-              <Compare client={engine.client} version={engine.dataVersion} views={views} state={state} update={update} onResult={setComparison} carried={engine.analysis?.carriedComparison ?? null} />
+              <Compare client={engine.client} version={later.version} views={later.views} state={state} update={update} onResult={setComparison} carried={engine.analysis?.carriedComparison ?? null} />
             </section>
             <section>
               <h2>Capacity and price at the SLA</h2>
-              <Capacity views={views} state={state} update={update} />
+              <Capacity views={later.views} state={state} update={update} />
             </section>
           </>
         )}
