@@ -209,7 +209,10 @@ export function App() {
   // back by rendering charts, nor by unmounting those of the data before. Their queries start
   // from that render too.
   const now = useMemo(() => ({ views, colours, version: engine.dataVersion }), [views, colours, engine.dataVersion]);
-  const later = useDeferredValue(now);
+  const deferred = useDeferredValue(now);
+  // With nothing shown before (a first load), the view comes with the figures: there are no charts
+  // to unmount, its charts are empty frames until their queries answer, and the page does not shift.
+  const later = deferred.views.length > 0 ? deferred : now;
   const view = currentView(later.views, state);
   // Several rules (separated by ;) all hold for capacity; the summary and the charts mark the first.
   const { sla, slaError } = useMemo((): { sla: SlaRule | null; slaError: string | null } => {
