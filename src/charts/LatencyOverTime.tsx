@@ -33,7 +33,12 @@ export function latencyRows(series: readonly (Pick<TimeSeries, 't' | 'values'> &
 
 const TICK_STEPS_S = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400];
 
-/** Ticks at round minutes and seconds (0:05, 0:10 …) from 0 to `maxS`: a plain numeric axis picks steps such as 7 s. */
+/**
+ * Ticks at round minutes and seconds (0:05, 0:10 …) from 0 to `maxS`: a plain numeric axis picks
+ * steps such as 7 s. The time charts' grids draw their vertical lines at these too: left to itself,
+ * Recharts' grid takes every row's time as a candidate line and measures each one's label in the
+ * DOM (a forced layout each, ~800 for an hour in 2-s buckets), on every render of the chart.
+ */
 export function timeTicks(maxS: number, maxTicks = 10): number[] {
   const step = TICK_STEPS_S.find((s) => maxS / s <= maxTicks) ?? Math.ceil(maxS / maxTicks / 86_400) * 86_400;
   return Array.from({ length: Math.floor(maxS / step) + 1 }, (_, i) => i * step);
@@ -85,6 +90,7 @@ export function LatencyOverTimeChart({
   const shaped = latencyOverTimeData(result, views, colours);
   const { rows, drawn } = shaped;
   const maxT = Math.max(0, ...rows.map((r) => r.t ?? 0));
+  const ticks = timeTicks(maxT);
   // A line of one or two points draws no visible segment: its points are marked instead.
   const sparse = new Set(drawn.filter((l) => rows.filter((r) => r[l.key] !== undefined && r[l.key] !== null).length < 3).map((l) => l.key));
   const slaShown = sla !== null && sla.percentile === p;
@@ -100,8 +106,8 @@ export function LatencyOverTimeChart({
     >
       <ChartContainer height={height} legend={drawn.map((l) => l.name)}>
         <LineChart data={rows} margin={{ top: 10, right: 30, bottom: 20, left: 10 }}>
-          <CartesianGrid {...GRID} />
-          <XAxis type="number" dataKey="t" domain={[0, maxT]} ticks={timeTicks(maxT)} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
+          <CartesianGrid {...GRID} verticalValues={ticks} />
+          <XAxis type="number" dataKey="t" domain={[0, maxT]} ticks={ticks} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
           <YAxis
             domain={[0, 'auto']}
             tickFormatter={(v: number) => (v / scale.divisor).toLocaleString('en-US')}

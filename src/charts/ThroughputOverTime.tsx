@@ -7,6 +7,7 @@ import type { RunView } from '../display/run-views.ts';
 import { MAX_SERIES } from '../state/view-state.ts';
 import { AXIS, ChartFrame, GRID, legendName, TOOLTIP_STYLE } from './ChartFrame.tsx';
 import { ChartContainer } from './ChartContainer.tsx';
+import { timeTicks } from './LatencyOverTime.tsx';
 
 export interface EventAnnotation {
   fromS: number;
@@ -141,6 +142,10 @@ export function ThroughputOverTimeChart({ result, views, events, ops = null, hei
   const okColours = ['#2563eb', '#16a34a', '#9333ea', '#0891b2', '#ca8a04', '#4b5563'];
   const failColours = ['#dc2626', '#ea580c', '#db2777', '#b91c1c'];
   const steps = runIds.flatMap((id) => (viewOf(id)?.run.steps ?? []).map((step) => ({ step, id })));
+  // The time axis's ticks, as on the latency chart; the grid's vertical lines at the same values
+  // (see timeTicks).
+  const firstT = (data[0]?.t as number | undefined) ?? 0;
+  const ticks = timeTicks((data[data.length - 1]?.t as number | undefined) ?? 0).filter((t) => t >= firstT);
   return (
     <ChartFrame
       id="throughput"
@@ -152,8 +157,8 @@ export function ThroughputOverTimeChart({ result, views, events, ops = null, hei
     >
       <ChartContainer height={height} legend={seriesNames.map((s) => s.key)}>
         <ComposedChart data={data} margin={{ top: 24, right: 30, bottom: 10, left: 10 }}>
-          <CartesianGrid {...GRID} />
-          <XAxis type="number" dataKey="t" domain={['dataMin', 'dataMax']} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
+          <CartesianGrid {...GRID} verticalValues={ticks} />
+          <XAxis type="number" dataKey="t" domain={['dataMin', 'dataMax']} ticks={ticks} tickFormatter={formatOffset} label={{ value: 'time since run start', position: 'insideBottom', offset: -10, fill: 'var(--muted)' }} {...AXIS} />
           <YAxis tickFormatter={(v: number) => formatOps(v)} label={{ value: 'ops/s', angle: -90, position: 'insideLeft', fill: 'var(--muted)' }} {...AXIS} />
           {rates.length > 0 && <YAxis yAxisId="rate" orientation="right" domain={[0, 100]} tickFormatter={(v: number) => `${v}%`} label={{ value: 'error rate', angle: 90, position: 'insideRight', fill: 'var(--muted)' }} {...AXIS} />}
           <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={(t) => formatOffset(Number(t))} formatter={(v, name) => (rates.some((r) => r.key === name) ? formatPct(Number(v)) : `${formatOps(Number(v))} ops/s`)} />
