@@ -78,7 +78,6 @@ export interface RunInfo {
   snapshot?: SnapshotRun;
 }
 
-const FLUSH_ROWS = 1 << 20;
 
 /** A series' counts by second, in the order they were added (a second may repeat). */
 export interface SeriesSeconds {
@@ -127,7 +126,8 @@ export class Store {
    * reuses them, and the worker can build them while other files are still being parsed.
    */
   private readonly levelsBySeries = new WeakMap<HistogramSeries | RawSeries, TimeLevels>();
-  private readonly buckets = new CellBatch(() => this.flushBuckets());
+  /** Whole-series sums added since the last flush, for DuckDB's `series_buckets`. */
+  private unsentSums: { id: number; whole: SparseHistogram }[] = [];
   private readonly sum = new BucketSum();
   private intervals = this.emptyIntervals();
   private rawExtents = this.emptyRawExtents();
@@ -136,11 +136,12 @@ export class Store {
   /** DuckDB, once attached. */
   private attachedDb: Db | null = null;
   /**
-   * Rows for DuckDB not yet in it, in insertion order: they go in when DuckDB is next asked
-   * something (`db`), not while a load's figures are computed — taking in a run's buckets costs
-   * DuckDB-WASM 0.1–0.3 s, on the thread the summary waits for.
+   * Rows for DuckDB not yet in it, in insertion order, as how to make them: they are made (as Arrow
+   * tables) and go in when DuckDB is next asked something (`db`), not while a load's figures are
+   * computed — taking in a run's buckets costs DuckDB-WASM 0.1–0.3 s, and making its tables some
+   * tens of ms, on the thread the summary waits for; a session that never starts DuckDB makes none.
    */
-  private pending: { table: string; data: Table }[] = [];
+  private pending: { table: string; rows: () => Table }[] = [];
   /** Each timed series' first and last instant (µs), by series id: what its intervals or raw extent cover. */
   private readonly extents = new Map<number, SeriesExtent>();
   /**
@@ -166,7 +167,10 @@ export class Store {
   get db(): Db {
     const db = this.attachedDb;
     if (!db) throw new Error('the query engine has not started yet');
-    for (const { table, data } of this.pending.splice(0)) db.insert(table, data, false);
+    for (const { table, rows } of this.pending.splice(0)) {
+      const data = rows();
+      if (data.numRows > 0) db.insert(table, data, false);
+    }
     return db;
   }
 
@@ -181,9 +185,9 @@ export class Store {
     this.attachedDb = db;
   }
 
-  /** Appends rows to a DuckDB table when DuckDB is next asked something; `data` must not change meanwhile. */
-  private insert(table: string, data: Table): void {
-    if (data.numRows > 0) this.pending.push({ table, data });
+  /** Appends rows to a DuckDB table when DuckDB is next asked something; what `rows` reads must not change meanwhile. */
+  private insert(table: string, rows: () => Table): void {
+    this.pending.push({ table, rows });
   }
 
   /** Series `id`'s first and last instant in µs; null for a series with no time. */
@@ -273,7 +277,7 @@ export class Store {
     const levels = this.levelsOf(series);
     this.levels.set(id, levels);
     const whole = levels.wholeSum(this.sum);
-    this.buckets.add(id, whole.lo, whole.width, whole.count, 0, whole.lo.length);
+    this.unsentSums.push({ id, whole });
     this.wholeSums.set(id, whole);
     return levels.seconds;
   }
@@ -311,6 +315,7 @@ export class Store {
   clear(): void {
     if (this.attachedDb) for (const t of ['series', 'intervals', 'series_buckets', 'raw_seconds', 'raw_extents']) this.attachedDb.exec(`DELETE FROM ${t}`);
     this.pending = [];
+    this.unsentSums = [];
     this.extents.clear();
     this.perSecond.clear();
     this.runs = [];
@@ -444,7 +449,7 @@ export class Store {
         });
         // A comparison's latency data has no time: one cell per bucket.
         const whole = inOrder({ lo: Float64Array.from(b.lo), width: Float64Array.from(b.width), n: Float64Array.from(b.count) }, 0, b.count.length);
-        this.buckets.add(id, whole.lo, whole.width, whole.count, 0, whole.lo.length);
+        this.unsentSums.push({ id, whole });
         this.wholeSums.set(id, whole);
       }
       const t = r.throughputPerSecond;
@@ -473,8 +478,7 @@ export class Store {
   }
 
   private insertSeriesRows(added: readonly SeriesInfo[]): void {
-    this.insert(
-      'series',
+    this.insert('series', () =>
       tableFromArrays({
         series_id: Int32Array.from(added, (s) => s.id),
         run_id: Int32Array.from(added, (s) => s.runId),
@@ -489,39 +493,41 @@ export class Store {
 
   private flush(): void {
     if (this.intervals.n.length > 0) {
-      this.insert(
-        'intervals',
-        tableFromArrays({
-          series_id: this.intervals.series.finish(),
-          start_us: this.intervals.start.finish(),
-          length_us: this.intervals.length.finish(),
-          n: this.intervals.n.finish(),
-        }),
-      );
+      const columns = { series_id: this.intervals.series.finish(), start_us: this.intervals.start.finish(), length_us: this.intervals.length.finish(), n: this.intervals.n.finish() };
+      this.insert('intervals', () => tableFromArrays(columns));
       this.intervals = this.emptyIntervals();
     }
     this.flushBuckets();
     if (this.rawSeconds.series.length > 0) {
-      this.insert('raw_seconds', tableFromArrays({ series_id: this.rawSeconds.series.finish(), sec: this.rawSeconds.sec.finish(), n: this.rawSeconds.n.finish() }));
+      const columns = { series_id: this.rawSeconds.series.finish(), sec: this.rawSeconds.sec.finish(), n: this.rawSeconds.n.finish() };
+      this.insert('raw_seconds', () => tableFromArrays(columns));
       this.rawSeconds = this.emptyRawSeconds();
     }
     if (this.rawExtents.series.length > 0) {
-      this.insert('raw_extents', tableFromArrays({ series_id: this.rawExtents.series.finish(), start_us: this.rawExtents.start.finish(), end_us: this.rawExtents.end.finish() }));
+      const columns = { series_id: this.rawExtents.series.finish(), start_us: this.rawExtents.start.finish(), end_us: this.rawExtents.end.finish() };
+      this.insert('raw_extents', () => tableFromArrays(columns));
       this.rawExtents = this.emptyRawExtents();
     }
   }
 
-  /** Appends the gathered buckets to `series_buckets`. */
+  /** Appends the whole-series sums added since to `series_buckets` (they are kept, and never change). */
   private flushBuckets(): void {
-    const taken = this.buckets.take();
-    if (!taken) return;
-    // Copies: the batch's columns are reused before DuckDB takes these rows in.
-    const owned = (column: Float64Array): Int32Array | Float64Array => {
-      const narrowed = int32IfExact(column);
-      return narrowed === column ? column.slice() : narrowed;
-    };
-    const { series_id, lo, width, n } = taken;
-    this.insert('series_buckets', tableFromArrays({ series_id: series_id.slice(), lo: owned(lo), width: owned(width), n: owned(n) }));
+    const sums = this.unsentSums;
+    if (sums.length === 0) return;
+    this.unsentSums = [];
+    this.insert('series_buckets', () => {
+      const rows = sums.reduce((total, { whole }) => total + whole.lo.length, 0);
+      const [series_id, lo, width, n] = [new Int32Array(rows), new Float64Array(rows), new Float64Array(rows), new Float64Array(rows)];
+      let at = 0;
+      for (const { id, whole } of sums) {
+        series_id.fill(id, at, at + whole.lo.length);
+        lo.set(whole.lo, at);
+        width.set(whole.width, at);
+        n.set(whole.count, at);
+        at += whole.lo.length;
+      }
+      return tableFromArrays({ series_id, lo: int32IfExact(lo), width: int32IfExact(width), n: int32IfExact(n) });
+    });
   }
   private emptyIntervals() {
     return { series: new Float64Column(), start: new Float64Column(), length: new Float64Column(), n: new Float64Column() };
@@ -557,40 +563,3 @@ function int32IfExact(column: Float64Array): Int32Array | Float64Array {
   return out;
 }
 
-/**
- * Buckets gathered for one Arrow batch in preallocated columns: each series' buckets go in with
- * typed-array copies, not value by value.
- */
-class CellBatch {
-  private readonly series = new Int32Array(FLUSH_ROWS);
-  private readonly lo = new Float64Array(FLUSH_ROWS);
-  private readonly width = new Float64Array(FLUSH_ROWS);
-  private readonly n = new Float64Array(FLUSH_ROWS);
-  private length = 0;
-
-  constructor(private readonly onFull: () => void) {}
-
-  /** Buckets `start`..`end-1` of one series; a null `width` means exact values (width 1). A full batch is handed on as it fills. */
-  add(seriesId: number, lo: Float64Array, width: Float64Array | null, count: Float64Array, start: number, end: number): void {
-    for (let from = start; from < end; ) {
-      if (this.length === FLUSH_ROWS) this.onFull();
-      const take = Math.min(end - from, FLUSH_ROWS - this.length);
-      const at = this.length;
-      this.series.fill(seriesId, at, at + take);
-      this.lo.set(lo.subarray(from, from + take), at);
-      if (width === null) this.width.fill(1, at, at + take);
-      else this.width.set(width.subarray(from, from + take), at);
-      this.n.set(count.subarray(from, from + take), at);
-      this.length += take;
-      from += take;
-    }
-  }
-
-  /** Views of the gathered rows, valid until the next add (DuckDB copies them at once); null when empty. */
-  take(): { series_id: Int32Array; lo: Float64Array; width: Float64Array; n: Float64Array } | null {
-    if (this.length === 0) return null;
-    const end = this.length;
-    this.length = 0;
-    return { series_id: this.series.subarray(0, end), lo: this.lo.subarray(0, end), width: this.width.subarray(0, end), n: this.n.subarray(0, end) };
-  }
-}
