@@ -41,8 +41,8 @@ const HOLD_BACK_SHARE = 0.25;
  * the series' lines.
  */
 const DIRECT_SERIES = 256;
-/** Cells of closed seconds a series holds before they join its counted cells. */
-const CLOSED_CELLS = 8192;
+/** Cells of closed seconds a series gathers in one run before it joins its counted cells (see OpenSeconds.close). */
+const CLOSED_CELLS = 32768;
 
 /**
  * Counts raw samples per (series, second, value) while a file is read. Benchmark latencies repeat
@@ -100,7 +100,7 @@ export class SampleCounter {
     if (series < DIRECT_SERIES) {
       const open = (this.open[series] ??= new OpenSeconds());
       if (open.add(sec, value)) {
-        if (open.closed.length >= CLOSED_CELLS) this.takeClosed(series, open);
+        if (open.full.length > 0) this.takeFull(series, open);
         return;
       }
     }
@@ -115,7 +115,8 @@ export class SampleCounter {
     this.open.forEach((open, series) => {
       if (!open) return;
       open.closeAll();
-      this.takeClosed(series, open);
+      this.takeFull(series, open);
+      this.take(series, open.rest, true);
     });
     this.count(true);
     const untimed = this.untimed.bySeries(seriesCount);
@@ -210,13 +211,20 @@ export class SampleCounter {
   }
 
   /** The seconds `open` has closed, to the series' cells. */
-  private takeClosed(series: number, open: OpenSeconds): void {
-    this.take(series, open.closed);
-    open.closed.length = 0;
+  /**
+   * The full runs of seconds `open` has closed, to the series' cells: handed on as they are, where
+   * copying each out to its size cost a parse worker ~0.2 s of 20M rows in the browser.
+   */
+  private takeFull(series: number, open: OpenSeconds): void {
+    for (const run of open.full.splice(0)) this.take(series, run, true);
   }
 
-  /** Appends the seconds of `run` after the series' last counted one; the others are late. */
-  private take(series: number, run: CellRun): void {
+  /**
+   * Appends the seconds of `run` after the series' last counted one; the others are late. A run
+   * that is the caller's to give (`owned`), none of it late and little of its room unused, is kept
+   * itself; else its cells are copied out to their size.
+   */
+  private take(series: number, run: CellRun, owned = false): void {
     const main = this.main[series];
     const lastRun = main?.[main.length - 1];
     const lastMain = lastRun ? (lastRun.sec[lastRun.length - 1] as number) : -Infinity;
@@ -230,12 +238,11 @@ export class SampleCounter {
       while (late.length > 0 && (late[late.length - 1] as CellRun).length <= 2 * top.length) top = this.scratch.merge(late.pop() as CellRun, top);
       late.push(top);
     }
-    if (split < run.length) {
-      // Copied to its size: the run is the scratch's, reused for the next count.
-      const kept = slice(run, split, run.length);
-      if (main) main.push(kept);
-      else this.main[series] = [kept];
-    }
+    if (split === run.length) return;
+    const whole = owned && split === 0 && 4 * (run.sec.length - run.length) <= run.length;
+    const kept = whole ? run : slice(run, split, run.length);
+    if (main) main.push(kept);
+    else this.main[series] = [kept];
   }
 }
 
@@ -252,7 +259,9 @@ class OpenSeconds {
   private olderTable = new ValueTable(16);
   private newerTable = new ValueTable(16);
   /** Cells of the seconds closed since they were last taken, in second order. */
-  readonly closed: CellRun = emptyRun(64);
+  private closed: CellRun = emptyRun(64);
+  /** Runs of closed seconds that are full (CLOSED_CELLS, give or take a second), in second order: the counter takes them. */
+  readonly full: CellRun[] = [];
 
   add(sec: number, value: number): boolean {
     if (sec === this.newer) this.newerTable.add(value, 1);
@@ -279,17 +288,30 @@ class OpenSeconds {
     this.older = this.newer = Number.NaN;
   }
 
-  /** The older second's cells to `closed`, and its table emptied. */
+  /** The closed cells not yet full, as a run (after closeAll: the last). */
+  get rest(): CellRun {
+    return this.closed;
+  }
+
+  /**
+   * The older second's cells to `closed`, and its table emptied. Where they do not fit, `closed`
+   * grows while small (most series are), else is full: the next is a new run of CLOSED_CELLS,
+   * so that each run is handed on as it is, with little room unused, and never copied.
+   */
   private close(): void {
     const table = this.olderTable;
     if (table.size === 0) return;
-    const run = this.closed;
+    let run = this.closed;
     if (run.sec.length - run.length < table.size) {
-      const bigger = emptyRun(Math.max(2 * run.sec.length, run.length + table.size));
-      copyCells(run, 0, run.length, bigger);
-      run.sec = bigger.sec;
-      run.value = bigger.value;
-      run.n = bigger.n;
+      if (run.sec.length < CLOSED_CELLS) {
+        const bigger = emptyRun(Math.max(2 * run.sec.length, run.length + table.size));
+        copyCells(run, 0, run.length, bigger);
+        run = bigger;
+      } else {
+        this.full.push(run);
+        run = emptyRun(Math.max(CLOSED_CELLS, table.size));
+      }
+      this.closed = run;
     }
     table.drainInto(run, this.older);
   }
