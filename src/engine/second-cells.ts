@@ -115,7 +115,7 @@ function sumPerBlock(cells: SecondCells, from: number, to: number, size: number,
   let block = Number.NaN;
   let first = from;
   for (let k = from; k <= to; k++) {
-    const b = k < to ? Math.floor(cells.secs[k]! / size) * size : Number.NaN;
+    const b = k < to ? blockOf(cells.secs[k]!, size) : Number.NaN;
     if (b === block) continue;
     if (k > first) {
       cells.addTo(sum, first, k);
@@ -259,6 +259,11 @@ export class TimeLevels {
   }
 }
 
+/** The start of the block of `size` seconds that second `sec` is in. */
+function blockOf(sec: number, size: number): number {
+  return Math.floor(sec / size) * size;
+}
+
 /** Blocks a level is tried on before it is summed: enough to see whether the values repeat. */
 const SAMPLED_BLOCKS = 3;
 /** A level is summed when that leaves at most this share of the cells of the level below. */
@@ -273,7 +278,7 @@ function summingShrinks(cells: SecondCells, size: number, sum: BucketSum): boole
   let to = 0;
   let blocks = 0;
   for (let block = Number.NaN; to < cells.pieces; to++) {
-    const b = Math.floor(cells.secs[to]! / size) * size;
+    const b = blockOf(cells.secs[to]!, size);
     if (b !== block && ++blocks > SAMPLED_BLOCKS) break;
     block = b;
   }
@@ -291,7 +296,7 @@ function blockView(finer: LevelColumns, size: number): LevelColumns {
   const secs: number[] = [];
   const starts: number[] = [];
   for (let k = 0; k < finer.secs.length; k++) {
-    const block = Math.floor(finer.secs[k]! / size) * size;
+    const block = blockOf(finer.secs[k]!, size);
     if (secs.length === 0 || block !== secs[secs.length - 1]) {
       secs.push(block);
       starts.push(finer.starts[k]!);

@@ -54,8 +54,9 @@ const CLOSED_CELLS = 32768;
  * series (counting sorts: a buffer spans a few seconds) and counted a second at a time. The counts
  * come out in second order, which is how the engine keeps them.
  *
- * One file of over 500 lines: the buffer, the per-second tables, late runs and their merge (also
- * used for a file read in parts) make one counting scheme, each part of which assumes the others.
+ * One file of over 500 lines: the open seconds, the buffer, the per-second value tables, late runs
+ * and their merge make one counting scheme, each part of which assumes the others; the merge of a
+ * file's parts (mergeCounted) counts shared seconds in the same tables.
  */
 export class SampleCounter {
   // Per series, in plain columns: a file may hold tens of thousands of series of a sample or two
@@ -397,7 +398,7 @@ function timedSeconds({ secs }: SampleCountColumns): number {
   return secs.length > 0 && Number.isNaN(secs[secs.length - 1]) ? secs.length - 1 : secs.length;
 }
 
-/** The first of `secs[from..to)` at or after `sec` (binary search). */
+/** The first of `secs[from..to)` at or after `sec` (binary search): of a count's seconds, or of a run's cells. */
 function secondAtOrAfter(secs: Float64Array, from: number, to: number, sec: number): number {
   let lo = from;
   let hi = to;
@@ -524,13 +525,13 @@ class Scratch {
       // Where one run is ahead of the other (parts of a file read in time order, a run of late
       // samples), its cells up to the other's next second are copied in one piece.
       if (j === b.length || (i < a.length && (a.sec[i] as number) < (b.sec[j] as number))) {
-        const until = firstAtOrAfter(a, i, j < b.length ? (b.sec[j] as number) : Infinity);
+        const until = secondAtOrAfter(a.sec, i, a.length, j < b.length ? (b.sec[j] as number) : Infinity);
         copyCells(a, i, until, out);
         i = until;
         continue;
       }
       if (i === a.length || (b.sec[j] as number) < (a.sec[i] as number)) {
-        const until = firstAtOrAfter(b, j, i < a.length ? (a.sec[i] as number) : Infinity);
+        const until = secondAtOrAfter(b.sec, j, b.length, i < a.length ? (a.sec[i] as number) : Infinity);
         copyCells(b, j, until, out);
         j = until;
         continue;
@@ -793,18 +794,6 @@ function concatenated(runs: readonly CellRun[]): CellRun {
   const out = emptyRun(runs.reduce((sum, r) => sum + r.length, 0));
   for (const r of runs) copyCells(r, 0, r.length, out);
   return out;
-}
-
-/** The first cell of `run` from `from` on whose second is at or after `sec` (binary search). */
-function firstAtOrAfter(run: CellRun, from: number, sec: number): number {
-  let lo = from;
-  let hi = run.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((run.sec[mid] as number) < sec) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function copyCells(from: CellRun, start: number, end: number, to: CellRun): void {
