@@ -11,7 +11,7 @@ import { percentileKey } from '../charts/ByScenario.tsx';
 import { CHART_KINDS, ChartInputError, chartSpec, type ChartKind } from '../render/chart-specs.ts';
 import { renderSvg } from '../charts/svg-figure.ts';
 import { THEMES } from '../display/theme.ts';
-import { DEFAULT_STATE, type CostParams, type ViewState } from '../state/view-state.ts';
+import { DEFAULT_STATE, shownTheme, type CostParams, type ViewState } from '../state/view-state.ts';
 import { buildRunViews } from '../display/run-views.ts';
 import { loadOnDisk } from '../engine/node-inputs.ts';
 import { reportProblems } from './run-main.ts';
@@ -182,7 +182,7 @@ export async function main(args: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ chart: options.chart, runs, data: spec.data }, null, 2)}\n`);
   }
   if (options.out !== null || !options.json) {
-    const { svg, figure } = await renderSvg(spec.element, options.width, options.height, THEMES[options.state.theme]);
+    const { svg, figure } = await renderSvg(spec.element, options.width, options.height, THEMES[shownTheme(options.state.theme, false)]);
     if (options.out !== null) writeFileSync(options.out, svg);
     else process.stdout.write(svg);
     if (figure.empty !== null) process.stderr.write(`the chart is empty: ${figure.empty}\n`);

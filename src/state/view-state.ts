@@ -85,7 +85,8 @@ export interface ViewState {
   capacity: Record<string, number>;
   sla: string;
   includeFailed: boolean;
-  theme: 'light' | 'dark';
+  /** The colours chosen with the toggle; 'system': those the reader's system prefers (no `theme` in the link). */
+  theme: 'system' | 'light' | 'dark';
   /** Time window in seconds after each run's own start; null = whole runs. */
   window: { fromS: number | null; toS: number | null } | null;
   /** Runs shown in the time-based charts (run keys); empty = the first visible run. */
@@ -149,6 +150,11 @@ export interface CostParams {
   prices?: PricePresetId;
 }
 
+/** The colours a page in `theme` shows, where the reader's system prefers dark ones or not. */
+export function shownTheme(theme: ViewState['theme'], systemPrefersDark: boolean): 'light' | 'dark' {
+  return theme === 'system' ? (systemPrefersDark ? 'dark' : 'light') : theme;
+}
+
 export const DEFAULT_STATE: ViewState = {
   files: [],
   view: null,
@@ -160,7 +166,7 @@ export const DEFAULT_STATE: ViewState = {
   capacity: {},
   sla: '',
   includeFailed: false,
-  theme: 'light',
+  theme: 'system',
   window: null,
   focus: [],
   events: '',

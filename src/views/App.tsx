@@ -1,11 +1,12 @@
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { parseSlaRules, type SlaRule } from '../analysis/sla.ts';
 import type { CompareResult } from '../model/comparison.ts';
 import { CapacityPanel } from './CapacityPanel.tsx';
 import { ComparePanel } from './ComparePanel.tsx';
 import { HistoryView } from './HistoryView.tsx';
 import { linkDataToSnapshot, snapshotLevel, type SnapshotLevel } from '../state/snapshot.ts';
-import { decodeState, encodeState, type RunLabels, type ViewState } from '../state/view-state.ts';
+import { decodeState, encodeState, shownTheme, type RunLabels, type ViewState } from '../state/view-state.ts';
+import { subscribeToSystemTheme, systemPrefersDark } from '../display/system-theme.ts';
 import { carriedDecisions } from '../state/decisions.ts';
 import { ChartArea } from './ChartArea.tsx';
 import { ExportContext, type ExportSettings } from '../charts/ExportMenu.tsx';
@@ -180,9 +181,12 @@ export function App() {
     };
   }, [loadLocal]);
 
-  useEffect(() => {
-    document.documentElement.dataset.theme = state.theme;
-  }, [state.theme]);
+  // A link without a theme shows the colours the reader's system prefers, and follows them.
+  const theme = shownTheme(state.theme, useSyncExternalStore(subscribeToSystemTheme, systemPrefersDark, () => false));
+  // Before the browser paints: no frame in the other theme's colours.
+  useLayoutEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
 
   // Changing the window re-queries every run; loads already use the window in force. The view
   // takes the window together with its figures: rendering the whole page for the window before they
@@ -315,8 +319,8 @@ export function App() {
                   : 'DuckDB not started (figures and charts do not need it; SQL starts it)'}
           </span>
           {/* The name starts with the words shown (axe: label-content-name-mismatch) and says what the button does. */}
-          <button type="button" onClick={() => update({ theme: state.theme === 'dark' ? 'light' : 'dark' })} aria-label={`${state.theme === 'dark' ? '☀ light' : '☾ dark'} — toggle theme`}>
-            {state.theme === 'dark' ? '☀ light' : '☾ dark'}
+          <button type="button" onClick={() => update({ theme: theme === 'dark' ? 'light' : 'dark' })} aria-label={`${theme === 'dark' ? '☀ light' : '☾ dark'} — toggle theme`}>
+            {theme === 'dark' ? '☀ light' : '☾ dark'}
           </button>
         </header>
         <main>

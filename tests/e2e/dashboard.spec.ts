@@ -179,6 +179,29 @@ test('an SLA rule is judged per run, and a time window re-queries every figure',
   await expect.poll(async () => Number(await count())).toBe(whole);
 });
 
+test("without a theme in the link the page takes the system's colours and follows them; the toggle's choice goes in the link", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/');
+  await expect(page.getByTestId('summary-table')).toBeVisible();
+  const html = page.locator('html');
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  // --bg of the dark theme (src/styles.css).
+  expect(await background()).toBe('rgb(11, 17, 32)');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(html).toHaveAttribute('data-theme', 'light');
+  expect(page.url()).not.toContain('theme=');
+
+  await page.getByRole('button', { name: /toggle theme/ }).click();
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+  await expect(page).toHaveURL(/theme=dark/);
+  // Chosen with the toggle: the system's preference no longer changes it, nor does a reload.
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.reload();
+  await expect(page.getByTestId('summary-table')).toBeVisible();
+  await expect(html).toHaveAttribute('data-theme', 'dark');
+});
+
 test('at 1280 px the page never scrolls sideways: the runs table scrolls inside; runs in natural order, named in the title', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/');

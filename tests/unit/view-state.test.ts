@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { decodeState, DEFAULT_STATE, encodeState, isLoadableReference, type ViewState } from '../../src/state/view-state.ts';
+import { decodeState, DEFAULT_STATE, encodeState, isLoadableReference, shownTheme, type ViewState } from '../../src/state/view-state.ts';
 
 describe('view state in the URL fragment', () => {
   it('the default view is an empty fragment', () => {
     expect(encodeState(DEFAULT_STATE)).toBe('');
     expect(decodeState('').state).toEqual(DEFAULT_STATE);
+  });
+
+  it('a link without a theme shows the system\'s colours; one chosen with the toggle is kept in the link', () => {
+    expect(decodeState('#chart=throughput&v=2').state.theme).toBe('system');
+    expect(shownTheme('system', true)).toBe('dark');
+    expect(shownTheme('system', false)).toBe('light');
+    // Chosen against the system's preference: kept, both ways.
+    expect(shownTheme('light', true)).toBe('light');
+    expect(shownTheme('dark', false)).toBe('dark');
+    for (const theme of ['light', 'dark'] as const) {
+      const fragment = encodeState({ ...DEFAULT_STATE, theme });
+      expect(fragment).toBe(`theme=${theme}&v=2`);
+      expect(decodeState(`#${fragment}`).state.theme).toBe(theme);
+    }
+    expect(encodeState({ ...DEFAULT_STATE, theme: 'system' })).toBe('');
   });
 
   it('round-trips every field, leaving defaults out', () => {
