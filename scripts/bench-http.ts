@@ -5,6 +5,7 @@
  * whole ms, ns for k6's and vegeta's).
  */
 import type { HttpTool } from './generate-data.ts';
+import type { Peer } from './bench-peers.ts';
 
 const quoted = (file: string): string => `'${file.replace(/'/g, "''")}'`;
 const columns = (names: Record<string, string>): string => `{${Object.entries(names).map(([k, v]) => `'${k}': '${v}'`).join(', ')}}`;
@@ -65,6 +66,11 @@ export interface HttpCase {
   parseCpuSeconds: number;
   mbPerCoreSecond: number;
   figuresMatch: boolean | null;
+  /**
+   * With `--peers`, the tool users would otherwise run on the file (JMeter's dashboard, Gatling's
+   * reports), once: its seconds, and whether its report counts the file's requests.
+   */
+  peer?: { name: string; seconds: number; requestsMatch: boolean } | { missing: string };
 }
 
 const median = (v: readonly number[]): number => {
@@ -95,6 +101,8 @@ export async function httpToolCases(options: {
   rows: readonly number[];
   reps: number;
   native: NativeReference | null;
+  /** The tools' own report generators (./bench-peers.ts), run once per case after the app's repetitions. */
+  peers?: Partial<Record<HttpTool, Peer>>;
   log: (s: string) => void;
 }): Promise<HttpCase[]> {
   const [{ mkdirSync, rmSync, statSync }, path, { writeHttpToolRun }, { appWithFiles }] = await Promise.all([import('node:fs'), import('node:path'), import('./generate-data.ts'), import('./bench-app.ts')]);
@@ -124,6 +132,13 @@ export async function httpToolCases(options: {
         }
         options.log(`${row.case} (${row.mb} MB): app ${shown.appSeconds.toFixed(2)} s${native ? `, native ${native.seconds.toFixed(2)} s` : ''}`);
       }
+      const peer = options.peers?.[tool];
+      if (peer && 'missing' in peer) row.peer = peer;
+      else if (peer) {
+        const run = peer.run(file);
+        row.peer = { name: run.name, seconds: Number(run.seconds.toFixed(2)), requestsMatch: run.requests === rows };
+        options.log(`${row.case}: ${run.name} ${run.seconds.toFixed(2)} s, ${run.requests.toLocaleString('en-US')} requests in its report`);
+      }
       out.push(row);
       rmSync(file, { force: true });
     }
@@ -137,6 +152,16 @@ export function printHttpCases(cases: readonly HttpCase[], ycsbRawMbPerCoreSecon
   console.log(['case'.padEnd(44), 'MB'.padStart(6), 'app s'.padStart(11), 'native s'.padStart(11), 'ratio'.padStart(11), 'MB/s/core'.padStart(10), 'peak MB'.padStart(8), 'equal'.padStart(6)].join(' '));
   for (const c of cases) {
     console.log([c.case.padEnd(44), String(c.mb).padStart(6), minMedian(c.appSeconds).padStart(11), (c.nativeSeconds.length ? minMedian(c.nativeSeconds) : '–').padStart(11), (c.ratios.length ? minMedian(c.ratios) : '–').padStart(11), String(c.mbPerCoreSecond).padStart(10), String(Math.max(...c.peakMemoryMB.map((m) => m ?? 0)) || '–').padStart(8), (c.figuresMatch === null ? '–' : c.figuresMatch ? 'yes' : 'NO').padStart(6)].join(' '));
+  }
+  const withPeers = cases.filter((c) => c.peer !== undefined);
+  if (withPeers.length > 0) {
+    console.log(`\nThe tools' own reports on the same files (one run each, JVM start-up included), beside the app's median`);
+    console.log(['case'.padEnd(44), 'tool'.padEnd(22), 'tool s'.padStart(8), 'app s'.padStart(7), 'app/tool'.padStart(9), 'counts'.padStart(7)].join(' '));
+    for (const c of withPeers) {
+      const p = c.peer!;
+      if ('missing' in p) console.log(`${c.case.padEnd(44)} not run: ${p.missing}`);
+      else console.log([c.case.padEnd(44), p.name.padEnd(22), p.seconds.toFixed(2).padStart(8), median(c.appSeconds).toFixed(2).padStart(7), (median(c.appSeconds) / p.seconds).toFixed(3).padStart(9), (p.requestsMatch ? 'equal' : 'NOT').padStart(7)].join(' '));
+    }
   }
   if (ycsbRawMbPerCoreSecond !== null) console.log(`MB/s/core: the engine's parse on one core (Node, CPU time); YCSB raw (1M rows) for comparison: ${ycsbRawMbPerCoreSecond} MB/s/core`);
 }

@@ -21,7 +21,10 @@
  * output, Gatling's simulation.log and vegeta's CSV, generated at each size, handed to the app
  * and answered natively, back to back, several times; `--only http` runs them alone.
  *
- *   npm run bench [-- --only http] [--http-tools jmeter,k6,gatling,vegeta] [--http-rows N[,N…]] [--http-reps R]
+ *   npm run bench [-- --only http] [--http-tools jmeter,k6,gatling,vegeta] [--http-rows N[,N…]] [--http-reps R] [--peers]
+ *
+ * `--peers` adds, once per JMeter and Gatling case, the tool's own report generator on the same
+ * file (JMeter's `-g` dashboard, Gatling's `-ro` reports, from Maven Central: ./bench-peers.ts).
  *
  * Peak memory is the Chromium renderer's peak resident set (Linux VmHWM, reset before each phase;
  * renderer pids from CDP SystemInfo.getProcessInfo): the page, the engine worker and DuckDB's
@@ -37,6 +40,7 @@ import type { BenchResult } from '../src/bench/main.tsx';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 import { appEarlyDrop, appQuery, appWithFiles, appWithLink, coldStart, vmHwmMB, type AppMeasurement, type ShownFigures } from './bench-app.ts';
 import { javaReference, type JavaRun } from './bench-java.ts';
+import { httpPeers } from './bench-peers.ts';
 import { writeHdrLogs, writeRawCsv, writeRealHdrLogs, writeRealisticRawRun, writeRequestCsv, type HttpTool } from './generate-data.ts';
 import { FIGURES_SQL, httpToolCases, parseCpuSeconds, printHttpCases } from './bench-http.ts';
 
@@ -64,7 +68,7 @@ const HDR_OPS = ['READ', 'UPDATE', 'INSERT', 'SCAN'];
 const HDR_VALUES_PER_S = 1000;
 
 function usage(message: string): never {
-  console.error(`${message}\nusage: npm run bench -- [--json] [--rows N[,N…]] [--histograms N] [--app-rows N] [--app-seconds S] [--port P] [--only requests|http|raw-run|hdr] [--app-reps R] [--hdr-reps R] [--http-tools jmeter,k6,gatling,vegeta] [--http-rows N[,N…]] [--http-reps R]`);
+  console.error(`${message}\nusage: npm run bench -- [--json] [--rows N[,N…]] [--histograms N] [--app-rows N] [--app-seconds S] [--port P] [--only requests|http|raw-run|hdr] [--app-reps R] [--hdr-reps R] [--http-tools jmeter,k6,gatling,vegeta] [--http-rows N[,N…]] [--http-reps R] [--peers]`);
   process.exit(2);
 }
 
@@ -474,11 +478,14 @@ const HTTP_TOOLS: readonly HttpTool[] = ['jmeter', 'k6', 'gatling', 'vegeta'];
 const httpTools = (option('--http-tools') ?? HTTP_TOOLS.join(',')).split(',').map((t) => (HTTP_TOOLS.includes(t as HttpTool) ? (t as HttpTool) : usage(`--http-tools: no tool "${t}"`)));
 const httpRows = (option('--http-rows') ?? '1000000,5000000').split(',').map((t) => positive('--http-rows', t));
 const httpReps = positive('--http-reps', option('--http-reps') ?? '3');
+/** JMeter's and Gatling's own report generators beside the app (./bench-peers.ts): minutes of JVM time, so only when asked. */
+const withPeers = process.argv.includes('--peers');
 
 /** The HTTP tools' cases (scripts/bench-http.ts), and YCSB raw's parse on one core beside them. */
 async function httpCases(baseUrl: string, native: Awaited<ReturnType<typeof findNative>>) {
   const dir = path.join(work, 'http');
-  const cases = await httpToolCases({ baseUrl, dir, tools: httpTools, rows: httpRows, reps: httpReps, native, log });
+  const peers = withPeers ? httpPeers(path.join('.bench-data', 'peers')) : undefined;
+  const cases = await httpToolCases({ baseUrl, dir, tools: httpTools, rows: httpRows, reps: httpReps, native, ...(peers ? { peers } : {}), log });
   const raw = path.join(dir, 'client1-raw.csv');
   await writeRealisticRawRun(1_000_000, 3600, [raw]);
   const ycsbRawMbPerCoreSecond = Math.round(statSync(raw).size / 1e6 / (await parseCpuSeconds(raw)));
