@@ -1,5 +1,6 @@
 import { sameRequests, type SameRequests } from './grouping.ts';
 import type { ParsedFile, StrippedPrefix } from './types.ts';
+import { absoluteSpan, type TimeSpan } from './time-splits.ts';
 
 /**
  * A file's tally: how much was kept of what it held, so partial data is never mistaken for whole;
@@ -21,6 +22,8 @@ export interface FileTally {
   linePrefix?: StrippedPrefix;
   /** Another file of its run holds the same requests: which, whether this one is counted, and why. */
   sameRequests?: Omit<SameRequests, 'path'>;
+  /** When its requests ran, where the file has absolute times (see ./time-splits.ts). */
+  span?: TimeSpan;
 }
 
 export function fileTally(f: ParsedFile): FileTally {
@@ -35,7 +38,8 @@ export function fileTally(f: ParsedFile): FileTally {
     else if (s.kind === 'raw') samples += s.samples;
     else if (s.kind === 'distribution') rows += s.rows.length;
   }
-  const base = { path: f.path, format: f.format, skipped: f.skippedLines, problems: f.errors.length, ...(f.linePrefix ? { linePrefix: f.linePrefix } : {}) };
+  const span = absoluteSpan(f);
+  const base = { path: f.path, format: f.format, skipped: f.skippedLines, problems: f.errors.length, ...(f.linePrefix ? { linePrefix: f.linePrefix } : {}), ...(span ? { span } : {}) };
   if (samples > 0 || f.series.some((s) => s.kind === 'raw') || f.format === 'ycsb-raw' || f.format === 'generic-csv') return { ...base, kept: samples, unit: 'samples' };
   if (intervals > 0 || f.format === 'hdr-log') return { ...base, kept: intervals, unit: 'intervals' };
   if (rows > 0 || f.format === 'hgrm') return { ...base, kept: rows, unit: 'rows' };

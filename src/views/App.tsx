@@ -27,6 +27,7 @@ import { WindowControl } from './WindowControl.tsx';
 import { currentView, offeredViews } from '../display/page-views.ts';
 import { Overview } from './Overview.tsx';
 import { ViewSwitcher } from './ViewSwitcher.tsx';
+import { TimeSplitOffer } from './TimeSplitOffer.tsx';
 import type { InputFile } from '../engine/protocol.ts';
 
 /**
@@ -242,9 +243,10 @@ export function App() {
   );
 
   const { regroupRuns } = engine;
-  const moveFile = useCallback(
-    (path: string, runKey: string) => {
-      const regroup = { ...state.regroup, [path]: runKey };
+  /** Files moved to other runs: `moved` maps a file's path to its run's key. */
+  const moveFiles = useCallback(
+    (moved: Record<string, string>) => {
+      const regroup = { ...state.regroup, ...moved };
       update({ regroup });
       void regroupRuns({ runs: regroup, names: state.names }, state.window);
     },
@@ -351,6 +353,7 @@ export function App() {
           <>
             {source.kind === 'snapshot' && source.level && <SnapshotBanner level={source.level} />}
             {source.kind !== 'snapshot' && droppedComparison && <SnapshotBanner level={droppedComparison} />}
+            <TimeSplitOffer views={views} files={engine.analysis?.files ?? []} onSplit={moveFiles} />
             <ViewSwitcher offered={offeredViews(later.views, state)} view={view} onChange={(v) => update({ view: v })} />
             {view === 'overview' && <RunOverview client={engine.client} version={later.version} views={later.views} colours={later.colours} figures={views} state={state} sla={sla} update={update} />}
             {view === 'charts' && charts}
@@ -382,7 +385,7 @@ export function App() {
             </section>
             <section>
               <h2>Runs</h2>
-              <RunsTable views={views} colours={colours} onChange={setRunLabels} onMoveFile={moveFile} />
+              <RunsTable views={views} colours={colours} onChange={setRunLabels} onMoveFiles={moveFiles} />
             </section>
             <div className="share-row">
               <SharePanel client={engine.client} state={state} visibleKeys={views.filter((v) => !v.hidden).map((v) => v.key)} comparison={comparison} />

@@ -11,12 +11,13 @@ export function RunsPanel({
   views,
   colours,
   onChange,
-  onMoveFile,
+  onMoveFiles,
 }: {
   views: RunView[];
   colours: Map<string, string>;
   onChange: (key: string, patch: Partial<RunLabels>) => void;
-  onMoveFile: (path: string, runKey: string) => void;
+  /** Files moved to other runs: a file's path to its run's key. */
+  onMoveFiles: (moved: Record<string, string>) => void;
 }) {
   if (views.length === 0) return null;
   const keys = views.map((v) => v.key);
@@ -65,7 +66,7 @@ export function RunsPanel({
                   {r.clients.length} ({r.clients.map((c) => c.client).join(', ')})
                 </td>
                 <td>
-                  {r.paths.length > 0 ? <FileMover paths={r.paths} runKey={v.key} keys={keys} onMove={onMoveFile} /> : <span className="muted">from a comparison</span>}
+                  {r.paths.length > 0 ? <FileMover paths={r.paths} runKey={v.key} keys={keys} onMove={onMoveFiles} /> : <span className="muted">from a comparison</span>}
                 </td>
                 <td className="muted small">
                   {formatRunStart(r)}
@@ -151,7 +152,7 @@ function NumberInput({
  * The run's files, each movable to another run or to a new one: for folders that hold several
  * runs, or one run split over folders.
  */
-function FileMover({ paths, runKey, keys, onMove }: { paths: string[]; runKey: string; keys: string[]; onMove: (path: string, runKey: string) => void }) {
+function FileMover({ paths, runKey, keys, onMove }: { paths: string[]; runKey: string; keys: string[]; onMove: (moved: Record<string, string>) => void }) {
   const NEW = '\u0000new';
   return (
     <details className="files">
@@ -165,7 +166,7 @@ function FileMover({ paths, runKey, keys, onMove }: { paths: string[]; runKey: s
               value={runKey}
               onChange={(e) => {
                 const target = e.target.value === NEW ? `${runKey} (split ${keys.filter((k) => k.startsWith(runKey)).length})` : e.target.value;
-                onMove(p, target);
+                onMove({ [p]: target });
               }}
             >
               {keys.map((k) => (

@@ -202,6 +202,43 @@ test("without a theme in the link the page takes the system's colours and follow
   await expect(html).toHaveAttribute('data-theme', 'dark');
 });
 
+test('a folder whose files ran at separate times is offered as one run per time; splitting keeps every request', async ({ page }) => {
+  await freshPage(page);
+  // A real multi-client sweep (clients started together): nothing to offer.
+  await dropFolder(page, `${CORPUS}/sweep-uniform-a`);
+  await expect(page.locator('[data-testid=runs-panel] tr[data-run-key]')).toHaveCount(5);
+  await expect(page.getByTestId('time-split-offer')).toHaveCount(0);
+
+  // Four real JTLs of four different tests (tests/fixtures/jmeter/SOURCES.md), 2005 to 2026.
+  await freshPage(page);
+  await dropFolder(page, 'tests/fixtures/jmeter');
+  const offer = page.getByTestId('time-split-offer');
+  await expect(offer).toHaveAttribute('data-parts', '4');
+  await expect(offer).toContainText('2005-11-15');
+  // Each operation's count, summed over the runs that show it.
+  const counts = () =>
+    page.locator('[data-testid=summary-table] tr:not([data-testid=all-requests]) > td[data-stat=count]').evaluateAll((cells) => {
+      const byOp: Record<string, number> = {};
+      for (const c of cells) byOp[c.getAttribute('data-op') ?? ''] = (byOp[c.getAttribute('data-op') ?? ''] ?? 0) + Number(c.getAttribute('data-value'));
+      return { byOp, runs: new Set(cells.map((c) => c.getAttribute('data-run'))).size };
+    });
+  const before = await counts();
+  expect(before.runs).toBe(1);
+  await offer.getByRole('button', { name: 'Split into 4 runs' }).click();
+  await expect(page.locator('[data-testid=runs-panel] tr[data-run-key]')).toHaveCount(4);
+  const keys = await page.locator('[data-testid=runs-panel] tr[data-run-key]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-run-key')));
+  expect(keys.sort()).toEqual(['jmeter/cinema-results', 'jmeter/HTMLReportFalseTestFile', 'jmeter/HTMLReportTestFile', 'jmeter/sample_log1'].sort());
+  await expect(page.getByTestId('time-split-offer')).toHaveCount(0);
+  await expect.poll(async () => (await counts()).runs).toBe(4);
+  // The table shows each run's busiest operations: those shown both ways have the same counts.
+  const after = (await counts()).byOp;
+  const shownBoth = Object.keys(before.byOp).filter((op) => op in after);
+  expect(shownBoth.length).toBeGreaterThanOrEqual(8);
+  for (const op of shownBoth) expect(after[op], op).toBe(before.byOp[op]);
+  // Kept in the link, as a file moved to another run is.
+  expect(decodeURIComponent(page.url())).toContain('"jmeter/cinema-results.jtl":"jmeter/cinema-results"');
+});
+
 test('at 1280 px the page never scrolls sideways: the runs table scrolls inside; runs in natural order, named in the title', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/');
