@@ -98,8 +98,9 @@ export function detectSteps(series: readonly number[], options: StepDetectionOpt
 export function formatStep(step: Step, startEpochS?: number): string {
   const up = step.ratio >= 1;
   const factor = up ? step.ratio : 1 / step.ratio;
-  const factorText = Number.isFinite(factor) ? factor.toFixed(1) : '∞';
-  const label = `${up ? '+' : '−'}${factorText}× at ${formatElapsed(step.offsetS)}`;
+  // A fall to nothing (an outage) or a rise from nothing has no factor: said as such, not as ∞×.
+  const change = step.toOpsPerS === 0 ? 'to 0 ops/s' : step.fromOpsPerS === 0 ? 'from 0 ops/s' : `${up ? '+' : '−'}${factor.toFixed(1)}×`;
+  const label = `${change} at ${formatElapsed(step.offsetS)}`;
   if (startEpochS === undefined) return label;
   const clock = new Date((startEpochS + step.offsetS) * 1000).toISOString().slice(11, 19);
   return `${label} (${clock} UTC)`;

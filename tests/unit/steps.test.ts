@@ -158,7 +158,7 @@ describe('detectSteps on synthetic series', () => {
     const series = [600, ...Array<number>(30).fill(1000), ...Array<number>(20).fill(0), 0];
     const steps = detectSteps(series);
     expect(steps).toEqual([{ offsetS: 31, fromOpsPerS: 1000, toOpsPerS: 0, ratio: 0 }]);
-    expect(formatStep(steps[0] as Step)).toBe('−∞× at 00:31');
+    expect(formatStep(steps[0] as Step)).toBe('to 0 ops/s at 00:31');
   });
 
   it('ignores changes smaller than minRelativeChange and levels shorter than minSegmentS', () => {
@@ -198,6 +198,11 @@ describe('formatStep', () => {
     expect(formatStep(step(30, 2.0024))).toBe('+2.0× at 00:30');
     expect(formatStep(step(70, 0.5))).toBe('−2.0× at 01:10');
     expect(formatStep(step(5000, 1.27))).toBe('+1.3× at 1:23:20');
+  });
+
+  it('says a fall to nothing or a rise from nothing as such, with no factor', () => {
+    expect(formatStep({ offsetS: 31, fromOpsPerS: 1000, toOpsPerS: 0, ratio: 0 })).toBe('to 0 ops/s at 00:31');
+    expect(formatStep({ offsetS: 62, fromOpsPerS: 0, toOpsPerS: 800, ratio: Infinity })).toBe('from 0 ops/s at 01:02');
   });
 
   it('appends the UTC wall-clock time when the start epoch is known', () => {
