@@ -145,7 +145,8 @@ export function ThroughputOverTimeChart({ result, views, events, ops = null, hei
   // The time axis's ticks, as on the latency chart; the grid's vertical lines at the same values
   // (see timeTicks).
   const firstT = (data[0]?.t as number | undefined) ?? 0;
-  const ticks = timeTicks((data[data.length - 1]?.t as number | undefined) ?? 0).filter((t) => t >= firstT);
+  const lastT = (data[data.length - 1]?.t as number | undefined) ?? 0;
+  const ticks = timeTicks(lastT).filter((t) => t >= firstT);
   return (
     <ChartFrame
       id="throughput"
@@ -181,7 +182,8 @@ export function ThroughputOverTimeChart({ result, views, events, ops = null, hei
             <Line key={r.key} yAxisId="rate" dataKey={r.key} name={r.key} type="stepAfter" stroke={i === 0 ? 'var(--text)' : failColours[i % failColours.length]} strokeDasharray="4 2" dot={false} connectNulls={false} isAnimationActive={false} />
           ))}
           {steps.map(({ step, id }) => (
-            <ReferenceLine key={`step-${id}-${step.offsetS}`} x={step.offsetS} stroke="var(--text)" strokeDasharray="3 3" label={{ value: formatStep(step), position: 'top', fill: 'var(--text)', fontSize: 11 }} />
+            // Labels run away from the nearer edge of the plot, so that none is cut off there.
+            <ReferenceLine key={`step-${id}-${step.offsetS}`} x={step.offsetS} stroke="var(--text)" strokeDasharray="3 3" label={{ value: formatStep(step), position: step.offsetS > (firstT + lastT) / 2 ? 'insideTopRight' : 'insideTopLeft', fill: 'var(--text)', fontSize: 11 }} />
           ))}
           {events.map((e, i) =>
             e.toS !== null ? (

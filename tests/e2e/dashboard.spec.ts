@@ -202,6 +202,23 @@ test("without a theme in the link the page takes the system's colours and follow
   await expect(html).toHaveAttribute('data-theme', 'dark');
 });
 
+test("a step's label stays inside the plot, at either edge; an outage is said as such", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await freshPage(page);
+  // Real memtier outputs of three runs in one folder: their throughput falls to nothing after the
+  // first seconds and rises again eight minutes later, at the plot's right edge.
+  await dropFolder(page, 'tests/fixtures/memtier');
+  const throughput = page.getByTestId('chart-throughput');
+  const labels = throughput.locator('text', { hasText: / at \d/ });
+  await expect(labels.filter({ hasText: /^to 0 ops\/s at / })).toHaveCount(1);
+  await expect(labels.filter({ hasText: /^from 0 ops\/s at / })).toHaveCount(1);
+  const surface = await throughput.locator('.recharts-wrapper > svg.recharts-surface').first().boundingBox();
+  for (const label of await labels.all()) {
+    const box = await label.boundingBox();
+    expect(box && surface && box.x >= surface.x && box.x + box.width <= surface.x + surface.width, (await label.textContent()) ?? '').toBe(true);
+  }
+});
+
 test('a folder whose files ran at separate times is offered as one run per time; splitting keeps every request', async ({ page }) => {
   await freshPage(page);
   // A real multi-client sweep (clients started together): nothing to offer.
