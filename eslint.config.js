@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-*/', 'node_modules/', 'tests/fixtures/', 'coverage/', 'test-results/', 'tests/e2e/artifacts/', 'scratch/'] },
+  { ignores: ['dist/', 'dist-*/', 'node_modules/', 'tests/fixtures/', 'coverage/', 'test-results/', 'tests/e2e/artifacts/', 'scratch/', '.bench-data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
