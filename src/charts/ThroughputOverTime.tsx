@@ -106,6 +106,15 @@ export function throughputData(result: ThroughputResult, views: readonly RunView
   }
   // The summed rest last among its status's areas: the legend lists the named operations first.
   areas.sort((a, b) => (a.kind === b.kind ? Number(a.op === other) - Number(b.op === other) : a.kind === 'ok' ? -1 : 1));
+  // A bucket with no request at all (an outage, the gap between two runs in one folder) is a row
+  // of zeros: a step-shaped area would otherwise hold the level before it across the gap.
+  // (Times on one grid of buckets, as the engine gives them: each run's from its own start.)
+  const times = [...rows.keys()].sort((a, b) => a - b);
+  const step = result.bucketS;
+  const first = times[0] ?? 0;
+  if (step > 0 && times.every((t) => (t - first) % step === 0)) {
+    for (let k = 1; k < times.length; k++) for (let t = (times[k - 1] as number) + step; t < (times[k] as number); t += step) rows.set(t, { t });
+  }
   const data = [...rows.values()].sort((a, b) => (a.t as number) - (b.t as number));
   for (const row of data) for (const a of areas) row[a.key] ??= 0;
   const failing = runIds.filter((id) => areas.some((a) => a.runId === id && a.kind === 'failed'));
@@ -141,7 +150,7 @@ export function ThroughputOverTimeChart({ result, views, events, ops = null, hei
   const viewOf = (id: number) => views.find((v) => v.run.id === id);
   const okColours = ['#2563eb', '#16a34a', '#9333ea', '#0891b2', '#ca8a04', '#4b5563'];
   const failColours = ['#dc2626', '#ea580c', '#db2777', '#b91c1c'];
-  const steps = runIds.flatMap((id) => (viewOf(id)?.run.steps ?? []).map((step) => ({ step, id })));
+  const steps = runIds.flatMap((id) => (viewOf(id)?.run.steps ?? []).map((step) => ({ step, id }))).sort((a, b) => a.step.offsetS - b.step.offsetS);
   // The time axis's ticks, as on the latency chart; the grid's vertical lines at the same values
   // (see timeTicks).
   const firstT = (data[0]?.t as number | undefined) ?? 0;
@@ -181,9 +190,16 @@ export function ThroughputOverTimeChart({ result, views, events, ops = null, hei
           {rates.map((r, i) => (
             <Line key={r.key} yAxisId="rate" dataKey={r.key} name={r.key} type="stepAfter" stroke={i === 0 ? 'var(--text)' : failColours[i % failColours.length]} strokeDasharray="4 2" dot={false} connectNulls={false} isAnimationActive={false} />
           ))}
-          {steps.map(({ step, id }) => (
-            // Labels run away from the nearer edge of the plot, so that none is cut off there.
-            <ReferenceLine key={`step-${id}-${step.offsetS}`} x={step.offsetS} stroke="var(--text)" strokeDasharray="3 3" label={{ value: formatStep(step), position: step.offsetS > (firstT + lastT) / 2 ? 'insideTopRight' : 'insideTopLeft', fill: 'var(--text)', fontSize: 11 }} />
+          {steps.map(({ step, id }, i) => (
+            // Labels run away from the nearer edge of the plot, so that none is cut off there, and
+            // every other one sits a line lower, so that two steps close together stay readable.
+            <ReferenceLine
+              key={`step-${id}-${step.offsetS}`}
+              x={step.offsetS}
+              stroke="var(--text)"
+              strokeDasharray="3 3"
+              label={{ value: formatStep(step), position: step.offsetS > (firstT + lastT) / 2 ? 'insideTopRight' : 'insideTopLeft', fill: 'var(--text)', fontSize: 11, dy: (i % 2) * 14 }}
+            />
           ))}
           {events.map((e, i) =>
             e.toS !== null ? (

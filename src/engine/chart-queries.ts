@@ -94,7 +94,8 @@ export function runChartQuery(store: Store, q: ChartQuery): ChartResult {
     const series = timelineSeries(store.series.filter((s) => runs.has(s.runId)));
     const { sel, keys } = groupByRunOp(series, (s) => s.op.replace(/-FAILED$/i, ''));
     const { bucketS, startS } = bucketFor(store, series, q.maxPoints);
-    const rows = countsPerSecond(store, sel, bucketS);
+    // Buckets from each run's own start: every run's times fall on one grid, 0, bucketS, 2·bucketS …
+    const rows = countsPerSecond(store, sel, bucketS, (g) => startS.get(keys[g]?.runId ?? -1) ?? 0);
     const ok = new Map<number, TimeSeries>();
     const failed = new Map<number, TimeSeries>();
     for (const r of rows) {

@@ -287,9 +287,10 @@ export interface SecondCounts {
  * store's counts by second (`Store.countsOf`), which are what DuckDB's `intervals` and
  * `raw_seconds` hold: no query, so the throughput timelines never wait for DuckDB. Seconds and
  * buckets are divided as DuckDB's `//` divides integers (towards zero), window bounds that are
- * not finite are none.
+ * not finite are none. With `originOf`, a group's buckets start at its origin second instead
+ * (a chart's runs, each timed from its own start, then share one grid of buckets).
  */
-export function countsPerSecond(store: Store, sel: Selection, bucketS = 1): SecondCounts[] {
+export function countsPerSecond(store: Store, sel: Selection, bucketS = 1, originOf?: (group: number) => number): SecondCounts[] {
   const windows = seriesWindows(sel);
   const bound = (v: number | null): number | null => (v === null || !Number.isFinite(v) ? null : v);
   const byGroup = new Map<number, Map<number, SecondCounts>>();
@@ -298,6 +299,7 @@ export function countsPerSecond(store: Store, sel: Selection, bucketS = 1): Seco
     const counts = store.countsOf(id);
     if ((kind !== 'op' && kind !== 'failed') || !counts) return;
     const g = sel.groups[i] as number;
+    const origin = originOf?.(g) ?? null;
     const w = windows.get(id) as SeriesWindow;
     const from = bound(w.from);
     const to = bound(w.to);
@@ -306,7 +308,7 @@ export function countsPerSecond(store: Store, sel: Selection, bucketS = 1): Seco
     for (let k = 0; k < counts.sec.length; k++) {
       const s = counts.sec[k] as number;
       if ((from !== null && s < from) || (to !== null && s >= to)) continue;
-      const sec = s - (s % bucketS) + 0;
+      const sec = origin === null ? s - (s % bucketS) + 0 : origin + Math.floor((s - origin) / bucketS) * bucketS;
       let row = seconds.get(sec);
       if (!row) seconds.set(sec, (row = { g, sec, ok: 0, failed: 0 }));
       if (kind === 'op') row.ok += counts.n[k] as number;

@@ -90,6 +90,27 @@ describe('throughput over time CSV', () => {
     ]);
   });
 
+  it('draws a bucket with no request at all as zero, not as the level before it', () => {
+    // An outage in run-a from 20 s to 40 s, in 10-s buckets; run-b has requests throughout.
+    const gap = {
+      ...result,
+      bucketS: 10,
+      ok: [
+        { runId: 101, op: 'READ', t: [0, 10, 40], values: [5, 6, 7] },
+        { runId: 102, op: 'READ', t: [0, 10, 40], values: [1, 1, 1] },
+      ],
+      failed: [],
+    };
+    const rows = parse(throughputCsv(throughputData(gap, views))).slice(1);
+    expect(rows.filter((r) => r[1] === 'run-a').map((r) => [r[4], r[5]])).toEqual([
+      ['0', '5'],
+      ['10', '6'],
+      ['20', '0'],
+      ['30', '0'],
+      ['40', '7'],
+    ]);
+  });
+
   it('names series by run when several runs are drawn', () => {
     const two = { ...result, ok: [{ runId: 101, op: 'READ', t: [0], values: [1] }, { runId: 102, op: 'READ', t: [0], values: [2] }], failed: [] };
     expect(parse(throughputCsv(throughputData(two, views))).slice(1)).toEqual([

@@ -8,6 +8,7 @@ import { nodeInputs, openNodeEngine } from '../../src/engine/node-inputs.ts';
 import { countsPerSecond, runExtents, type Selection } from '../../src/engine/group-merge.ts';
 import { timelineSeries } from '../../src/engine/timeline-series.ts';
 import { snapshotToFile } from '../../src/state/snapshot.ts';
+import { opKind } from '../../src/model/naming.ts';
 
 /**
  * One Engine.load for the app, the CLI and the tests (a snapshot file on disk replaces the runs,
@@ -141,5 +142,23 @@ describe('the store’s counts by second', () => {
       }
     }
     expect(rows).toBeGreaterThan(5_000);
+  });
+});
+
+describe('throughput over time, several runs in buckets of several seconds', () => {
+  it("buckets each run from its own start: every run's times on one grid, every request counted once", async () => {
+    const engine = openNodeEngine();
+    const { analysis } = await engine.load({ files: await nodeInputs([`${CORPUS}/sweep-uniform-a`, `${CORPUS}/split-for-heat`]) });
+    const runIds = analysis.runs.map((r) => r.id);
+    const result = engine.chart({ kind: 'throughput-over-time', runIds, maxPoints: 7 });
+    if (result.kind !== 'throughput-over-time') throw new Error(result.kind);
+    // The longest run (180 s) in at most 7 buckets.
+    expect(result.bucketS).toBeGreaterThan(1);
+    for (const s of [...result.ok, ...result.failed]) for (const t of s.t) expect(t % result.bucketS).toBe(0);
+    for (const run of analysis.runs) {
+      const drawn = result.ok.filter((s) => s.runId === run.id).reduce((n, s) => n + s.values.reduce((m: number, v) => m + (v ?? 0) * result.bucketS, 0), 0);
+      const counted = Object.entries(run.ops).filter(([op]) => opKind(op) === 'op').reduce((n, [, o]) => n + o.count, 0);
+      expect(Math.round(drawn), run.label).toBe(counted);
+    }
   });
 });
