@@ -4,7 +4,8 @@ import { describeKept, fileNotes, problemsByFile } from '../model/file-tally.ts'
 import { MappingError, parseMapSpec } from '../formats/csv-mapping.ts';
 import { PERCENTILE_KEYS } from '../model/percentiles.ts';
 import { ALL_REQUESTS, type Figures } from '../model/figures.ts';
-import { formatOps } from '../display/format.ts';
+import { formatEpochMs, formatOps } from '../display/format.ts';
+import { timeSplits } from '../model/time-splits.ts';
 import { checkRules, parseRuleSpec, type NameRules } from '../model/name-rules.ts';
 
 export const USAGE = `usage: benchlens summarize [--json] [--map time=col,latency=col:ms,op=col,ok=col,client=col]
@@ -60,6 +61,16 @@ function printReadable(analysis: Analysis): void {
   if (noted.length > 0) {
     console.log('\nRead with a note:');
     for (const f of noted) console.log(`  ${f.path}: ${fileNotes(f).join('; ')}`);
+  }
+  // As the page offers to split them (src/model/time-splits.ts): here, the folders to make.
+  const spans = new Map(analysis.files.flatMap((f) => (f.span ? [[f.path, f.span] as const] : [])));
+  const splits = timeSplits(analysis.runs.map((r) => ({ key: r.dir, paths: r.paths })), spans);
+  if (splits.length > 0) {
+    console.log("\nRan at separate times, read as the clients of one run (put each time's files in a folder of its own to read them as runs):");
+    for (const split of splits) {
+      const label = analysis.runs.find((r) => r.dir === split.runKey)?.label ?? split.runKey;
+      console.log(`  ${label}: ${split.parts.map((p) => `${p.paths.length} file(s) from ${formatEpochMs(p.span.startMs)}`).join('; ')}`);
+    }
   }
   if (analysis.errors.length > 0) {
     console.log(`\n${analysis.errors.length} problem(s); runs built on these files are marked partial:`);

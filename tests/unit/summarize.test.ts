@@ -185,6 +185,15 @@ describe('summarize CLI', () => {
     const table = await cli([RUN]);
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/READ\s+histogram\s+36,897/);
+    // Its clients started together: nothing ran at separate times.
+    expect(table.stdout).not.toContain('separate times');
+  });
+
+  it('says which files of a run ran at separate times, as the page offers to split them', async () => {
+    const { code, stdout } = await cli(['tests/fixtures/jmeter']);
+    expect(code).toBe(0);
+    // Four real JTLs of four tests (tests/fixtures/jmeter/SOURCES.md), the first from 2005.
+    expect(stdout).toMatch(/Ran at separate times[^\n]*\n {2}jmeter: 1 file\(s\) from 2005-11-15 02:24:45 UTC(; 1 file\(s\) from [-\d: ]+ UTC){3}\n/);
   });
 });
 
