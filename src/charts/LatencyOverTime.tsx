@@ -19,13 +19,22 @@ import { maxRowValue, runOpLines, type RunOpLine } from './PercentileDistributio
  */
 export function latencyRows(series: readonly (Pick<TimeSeries, 't' | 'values'> & { key: string })[], bucketS: number): Record<string, number | null>[] {
   const rows = new Map<number, Record<string, number | null>>();
+  const put = (at: number, key: string, value: number | null): void => {
+    const row = rows.get(at) ?? { t: at };
+    row[key] = value;
+    rows.set(at, row);
+  };
   for (const s of series) {
+    let last: number | null = null;
     s.t.forEach((t, i) => {
       // The first bucket's ceil is −0; max makes it a plain 0 for the axis and the tooltip.
       const at = Math.max(0, Math.ceil(t / bucketS) * bucketS);
-      const row = rows.get(at) ?? { t: at };
-      row[s.key] = s.values[i] ?? null;
-      rows.set(at, row);
+      // A bucket with no request between two points (an outage, two runs of one folder): the line
+      // breaks there instead of joining its points across the gap, as it does where another
+      // line's row has no value of its own (see isolatedPoints).
+      if (last !== null && at - last > bucketS) put(last + bucketS, s.key, null);
+      put(at, s.key, s.values[i] ?? null);
+      last = at;
     });
   }
   return [...rows].sort(([a], [b]) => a - b).map(([, row]) => row);
@@ -59,6 +68,16 @@ export function latencyOverTimeData(result: LatencyResult, views: readonly RunVi
   );
   const drawn = lines.filter((l) => rows.some((r) => r[l.key] !== undefined && r[l.key] !== null));
   return { lines, rows, drawn };
+}
+
+/**
+ * The rows where line `key` has a value and neither row beside it has one: a line draws no segment
+ * there, so such a point is drawn as a dot (an operation of a few requests a second, beside busy
+ * ones whose rows it has no value in).
+ */
+export function isolatedPoints(rows: readonly Record<string, number | null>[], key: string): Set<number> {
+  const has = (i: number): boolean => rows[i]?.[key] !== undefined && rows[i]?.[key] !== null;
+  return new Set(rows.flatMap((_, i) => (has(i) && !has(i - 1) && !has(i + 1) ? [i] : [])));
 }
 
 /** One row per drawn point: seconds from the run's start (as placed on the axis) and the percentile in µs. */
@@ -116,9 +135,11 @@ export function LatencyOverTimeChart({
           />
           <Tooltip contentStyle={TOOLTIP_STYLE} labelFormatter={(t) => `${formatOffset(Number(t))} from start`} formatter={(v) => formatLatency(Number(v))} />
           <Legend verticalAlign="top" iconType="plainline" iconSize={22} formatter={legendName} />
-          {drawn.map((l) => (
-            <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.dash} strokeWidth={1.5} dot={sparse.has(l.key) ? { r: 3 } : false} isAnimationActive={false} />
-          ))}
+          {drawn.map((l) => {
+            const alone = sparse.has(l.key) ? null : isolatedPoints(rows, l.key);
+            const dot = alone === null ? { r: 3 } : alone.size === 0 ? false : (d: { cx?: number; cy?: number; index?: number }) => (alone.has(d.index ?? -1) ? <circle key={`${l.key}-${d.index}`} cx={d.cx} cy={d.cy} r={2.5} fill={l.colour} /> : <g key={`${l.key}-${d.index}`} />);
+            return <Line key={l.key} dataKey={l.key} name={l.name} stroke={l.colour} strokeDasharray={l.dash} strokeWidth={1.5} dot={dot} isAnimationActive={false} />;
+          })}
           {slaShown && <ReferenceLine y={sla.maxLatencyUs} stroke="var(--fail)" strokeDasharray="4 4" label={{ value: `SLA p${sla.percentile} of ${sla.op} ≤ ${formatLatency(sla.maxLatencyUs)}`, fill: 'var(--fail)', position: 'insideTopRight' }} />}
         </LineChart>
       </ChartContainer>

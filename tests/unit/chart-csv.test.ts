@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { byScenarioCsv, scenarioRows } from '../../src/charts/ByScenario.tsx';
 import { costCsv, costRows } from '../../src/display/cost-rows.ts';
 import { intendedCsv, intendedLines } from '../../src/charts/IntendedVsActual.tsx';
-import { latencyOverTimeCsv, latencyOverTimeData } from '../../src/charts/LatencyOverTime.tsx';
+import { isolatedPoints, latencyOverTimeCsv, latencyOverTimeData, latencyRows } from '../../src/charts/LatencyOverTime.tsx';
 import { latencyVsLoadCsv, latencyVsLoadSeries } from '../../src/charts/LatencyVsLoad.tsx';
 import { percentileDistributionCsv, percentileDistributionData } from '../../src/charts/PercentileDistribution.tsx';
 import { scalingCsv, scalingSeries } from '../../src/charts/Scaling.tsx';
@@ -141,6 +141,34 @@ describe('latency over time CSV', () => {
       ['run-b', 'run-b', 'READ', '0', '2000'],
       ['run-b', 'run-b', 'READ', '10', '2100'],
     ]);
+  });
+});
+
+describe('latency over time rows', () => {
+  it('break a line where a bucket has no request; a point with no neighbour is isolated (drawn as a dot)', () => {
+    const rows = latencyRows(
+      [
+        // No request from 20 s to 50 s, nor at 80 s.
+        { key: 'a', t: [0, 10, 60, 70, 90], values: [1, 2, 3, 4, 5] },
+        { key: 'b', t: [0, 10, 20, 30, 40, 50, 60, 70, 80, 90], values: [5, 5, 5, 5, 5, 5, 5, 5, 5, 5] },
+      ],
+      10,
+    );
+    expect(rows.map((r) => [r.t, r.a, r.b])).toEqual([
+      [0, 1, 5],
+      [10, 2, 5],
+      // A null after a's last point before the gap, so its line does not join 10 s to 60 s.
+      [20, null, 5],
+      [30, undefined, 5],
+      [40, undefined, 5],
+      [50, undefined, 5],
+      [60, 3, 5],
+      [70, 4, 5],
+      [80, null, 5],
+      [90, 5, 5],
+    ]);
+    expect([...isolatedPoints(rows, 'a')]).toEqual([9]);
+    expect(isolatedPoints(rows, 'b').size).toBe(0);
   });
 });
 
