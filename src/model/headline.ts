@@ -28,7 +28,11 @@ export function headlineOf(run: RunSummary): HeadlineFigure[] {
       kind: 'latency',
       value: all?.[stat] ?? null,
       ...(bound ? { bound } : {}),
-      title: bound ? `only a bound is known: ${all?.note ?? 'the files give per-operation summaries'}` : `${stat} of ${merged}, exact (failed requests apart)`,
+      title: bound
+        ? `only a bound is known: ${all?.note ?? 'the files give per-operation summaries'}`
+        : all?.[stat] == null
+          ? `not known: ${all?.note ?? 'the files give no latencies of single requests'}`
+          : `${stat} of ${merged}, exact (failed requests apart)`,
     };
   };
   return [
