@@ -107,14 +107,10 @@ export function throughputData(result: ThroughputResult, views: readonly RunView
   // The summed rest last among its status's areas: the legend lists the named operations first.
   areas.sort((a, b) => (a.kind === b.kind ? Number(a.op === other) - Number(b.op === other) : a.kind === 'ok' ? -1 : 1));
   // A bucket with no request at all (an outage, the gap between two runs in one folder) is a row
-  // of zeros: a step-shaped area would otherwise hold the level before it across the gap.
-  // (Times on one grid of buckets, as the engine gives them: each run's from its own start.)
+  // of zeros: a step-shaped area would otherwise hold the level before it across the gap. The
+  // engine puts every run's buckets on one grid (0, bucketS, 2·bucketS … from each run's start).
   const times = [...rows.keys()].sort((a, b) => a - b);
-  const step = result.bucketS;
-  const first = times[0] ?? 0;
-  if (step > 0 && times.every((t) => (t - first) % step === 0)) {
-    for (let k = 1; k < times.length; k++) for (let t = (times[k - 1] as number) + step; t < (times[k] as number); t += step) rows.set(t, { t });
-  }
+  for (let k = 1; k < times.length; k++) for (let t = (times[k - 1] as number) + result.bucketS; t < (times[k] as number); t += result.bucketS) rows.set(t, { t });
   const data = [...rows.values()].sort((a, b) => (a.t as number) - (b.t as number));
   for (const row of data) for (const a of areas) row[a.key] ??= 0;
   const failing = runIds.filter((id) => areas.some((a) => a.runId === id && a.kind === 'failed'));

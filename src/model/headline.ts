@@ -21,16 +21,17 @@ export function headlineOf(run: RunSummary): HeadlineFigure[] {
   const total = ok + failed;
   const merged = all && all.ops > 1 ? `all ${all.ops} operations' requests merged` : 'its requests';
   const latency = (stat: 'p50' | 'p95' | 'p99'): HeadlineFigure => {
-    const bound = all?.[stat] === null ? all.bounds?.[stat] : undefined;
+    const value = all?.[stat] ?? null;
+    const bound = value === null ? all?.bounds?.[stat] : undefined;
     return {
       stat,
       name: stat,
       kind: 'latency',
-      value: all?.[stat] ?? null,
+      value,
       ...(bound ? { bound } : {}),
       title: bound
         ? `only a bound is known: ${all?.note ?? 'the files give per-operation summaries'}`
-        : all?.[stat] == null
+        : value === null
           ? `not known: ${all?.note ?? 'the files give no latencies of single requests'}`
           : `${stat} of ${merged}, exact (failed requests apart)`,
     };
